@@ -146,10 +146,13 @@ def lay_value(lay) -> RefValue:
     if not lay:
         return RefValue((0,) * 16, "high_card", frozenset(), frozenset(), (0, 0, 0))
     natural_suits = sorted({c.suit for c in lay if not c.joker})
-    # A joker's suit only matters for a flush, which needs all five suits equal: the natural
-    # cards' suits plus one suit none of them has cover every case.
-    spare = [s for s in ALL_SUITS if s not in natural_suits][:1]
-    joker_suits = natural_suits + spare
+    # A joker's suit only matters for a flush, which needs all five suits equal: when the
+    # natural cards share one suit, that suit and one other cover every case; otherwise no
+    # flush is possible and any one suit will do.
+    if len(natural_suits) == 1:
+        joker_suits = natural_suits + [s for s in ALL_SUITS if s not in natural_suits][:1]
+    else:
+        joker_suits = [ALL_SUITS[0]]
     choices = []
     for card in lay:
         if card.joker:
