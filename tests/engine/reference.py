@@ -98,16 +98,20 @@ def _key_for(lay, idents) -> tuple[tuple[int, ...], str, frozenset, tuple[int, i
     def of_count(k):
         return [e for e in entries if count[e[0]] == k]
 
-    if category in ("five_of_a_kind", "royal_flush", "straight_flush", "straight", "flush",
-                    "full_house"):
+    if category in (
+        "five_of_a_kind",
+        "royal_flush",
+        "straight_flush",
+        "straight",
+        "flush",
+        "full_house",
+    ):
         combo = list(entries)
     elif category == "four_of_a_kind":
         combo = of_count(4)
     elif category == "three_of_a_kind":
         combo = of_count(3)
-    elif category == "two_pair":
-        combo = of_count(2)
-    elif category == "pair":
+    elif category in ("two_pair", "pair"):
         combo = of_count(2)
     else:  # high card: the single highest card (R7)
         combo = [max(entries, key=lambda e: e[:3])]
@@ -120,8 +124,8 @@ def _key_for(lay, idents) -> tuple[tuple[int, ...], str, frozenset, tuple[int, i
     if category in ("royal_flush", "straight_flush", "straight"):
         defining = [top - i for i in range(5)]
     elif category == "full_house":
-        three = [r for r in count if count[r] == 3][0]
-        two = [r for r in count if count[r] == 2][0]
+        three = next(r for r in count if count[r] == 3)
+        two = next(r for r in count if count[r] == 2)
         defining = [three] * 3 + [two] * 2
     elif category == "two_pair":
         high, low = sorted((r for r in count if count[r] == 2), reverse=True)
@@ -130,12 +134,9 @@ def _key_for(lay, idents) -> tuple[tuple[int, ...], str, frozenset, tuple[int, i
         defining = [e[0] for e in desc(combo)] + [e[0] for e in desc(kickers)]
     ordered = desc(combo) + desc(kickers)
     pad = [0] * (5 - len(lay))
-    key = (
-        (ORDER[category],)
-        + tuple(defining + pad)
-        + tuple([e[1] for e in ordered] + pad)
-        + tuple([e[2] for e in ordered] + pad)
-    )
+    suits = [e[1] for e in ordered]
+    colours = [e[2] for e in ordered]
+    key = (ORDER[category], *defining, *pad, *suits, *pad, *colours, *pad)
     high = max(e[:3] for e in entries) if entries else (0, 0, 0)
     return key, category, frozenset(e[3] for e in combo), high
 

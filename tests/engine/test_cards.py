@@ -74,7 +74,13 @@ def test_it_parses_every_r1_notation_of_a_natural_card(token: str, rank: int, su
 
 @pytest.mark.parametrize(
     ("token", "expected"),
-    [("RJ", RED_JOKER), ("rj", RED_JOKER), ("Rj", RED_JOKER), ("BJ", BLACK_JOKER), ("bj", BLACK_JOKER)],
+    [
+        ("RJ", RED_JOKER),
+        ("rj", RED_JOKER),
+        ("Rj", RED_JOKER),
+        ("BJ", BLACK_JOKER),
+        ("bj", BLACK_JOKER),
+    ],
 )
 def test_it_parses_the_r1_joker_notation_in_any_case(token: str, expected: Card) -> None:
     """R1: jokers are RJ (red) and BJ (black)."""
@@ -177,7 +183,8 @@ def test_it_gives_jokers_no_suit_and_a_colour() -> None:
     """R5 (via R1): jokers have no suit of their own; rank 0, suit 0; red 2, black 1."""
     assert (RED_JOKER.rank, RED_JOKER.suit, RED_JOKER.joker) == (0, 0, 2)
     assert (BLACK_JOKER.rank, BLACK_JOKER.suit, BLACK_JOKER.joker) == (0, 0, 1)
-    assert RED_JOKER.is_joker and BLACK_JOKER.is_joker
+    assert RED_JOKER.is_joker
+    assert BLACK_JOKER.is_joker
     assert RED_JOKER.suit_enum is None
 
 
