@@ -64,7 +64,12 @@ class Suit(IntEnum):
 
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_SUIT_ATTRIBUTES = {Suit.SPADES: "hand", Suit.DIAMONDS: "eye", Suit.CLUBS: "guts", Suit.HEARTS: "heart"}
+_SUIT_ATTRIBUTES = {
+    Suit.SPADES: "hand",
+    Suit.DIAMONDS: "eye",
+    Suit.CLUBS: "guts",
+    Suit.HEARTS: "heart",
+}
 _RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
 # Joker colours. A natural card has colour NATURAL; R6 step 5 ranks red above black.
@@ -92,8 +97,9 @@ class Card:
     order: int = field(repr=False, default=0)
     rbit: int = field(repr=False, default=0)
     sinc: int = field(repr=False, default=0)
-    # ``weight`` packs both counts so one sum describes a hand: the suit fields in bits 0–31
-    # and, from bit 32, a 3-bit count per rank with the jokers counted as rank 0.
+    # ``weight`` packs a card so that one sum describes a whole hand: the suit counts (bits
+    # 0–31), a 3-bit count per rank with the jokers as rank 0 (from bit 32), a red-joker bit
+    # (77) and, from bit 80, a 4-bit field per rank with the suits present. See hands.py.
     weight: int = field(repr=False, default=0)
 
     @property
@@ -133,13 +139,21 @@ def _build_deck() -> tuple[Card, ...]:
             text = _RANK_NAMES.get(rank, str(rank)) + suit.symbol
             cards.append(
                 Card(
-                    rank, int(suit), NATURAL, len(cards), text,
-                    rank * 5 + int(suit), 1 << rank, 1 << (8 * (int(suit) - 1)),
-                    (1 << (8 * (int(suit) - 1))) | (1 << (32 + 3 * rank)),
-                )  # fmt: skip
+                    rank,
+                    int(suit),
+                    NATURAL,
+                    len(cards),
+                    text,
+                    rank * 5 + int(suit),
+                    1 << rank,
+                    1 << (8 * (int(suit) - 1)),
+                    (1 << (8 * (int(suit) - 1)))
+                    | (1 << (32 + 3 * rank))
+                    | (1 << (80 + 4 * rank + int(suit) - 1)),
+                )
             )
     cards.append(Card(0, 0, BLACK, len(cards), "BJ", BLACK, weight=1 << 32))
-    cards.append(Card(0, 0, RED, len(cards), "RJ", RED, weight=1 << 32))
+    cards.append(Card(0, 0, RED, len(cards), "RJ", RED, weight=(1 << 32) | (1 << 77)))
     return tuple(cards)
 
 

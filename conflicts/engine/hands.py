@@ -101,12 +101,23 @@ class HandValue:
     read off the lay when asked for.
     """
 
-    __slots__ = ("_cards", "_plan", "key")
+    __slots__ = ("_hand", "_plan", "_unsorted", "key")
 
-    def __init__(self, key: tuple[int, ...], cards: Sequence[Card], plan: _Plan) -> None:
+    def __init__(
+        self, key: tuple[int, ...], cards: list[Card], plan: _Plan, *, sort: bool = False
+    ) -> None:
         self.key = key
-        self._cards = cards
+        self._hand = cards
+        self._unsorted = sort
         self._plan = plan
+
+    @property
+    def _cards(self) -> list[Card]:
+        # The plan's positions refer to the hand sorted by Card.order; sort only when asked.
+        if self._unsorted:
+            self._hand = sorted(self._hand, key=_ORDER, reverse=True)
+            self._unsorted = False
+        return self._hand
 
     def __repr__(self) -> str:
         return f"<HandValue {self.describe()}: {' '.join(c.text for c in self.laid)}>"
@@ -291,20 +302,21 @@ def _analyse(cards: Iterable[Card]) -> _Analysis:
     groups.sort(key=len, reverse=True)  # stable: equal sizes stay highest rank first
     biggest = len(groups[0]) if groups else 0
 
-    if lay_size == 5:
-        # Five of a kind (R3, only with jokers).
-        if j and biggest + j >= 5:
-            group = max((g for g in groups if len(g) + j >= 5), key=_group_rank)
-            rank = group[0].rank
-            used = group[:4]
-            combo = [(rank, c.suit, 0, c) for c in used] + _joker_entries(jokers[: 5 - len(used)], rank)
-            return FIVE, [rank] * 5, combo, [], 0
+    # Five of a kind (R3, only with jokers).
+    if lay_size == 5 and j and biggest + j >= 5:
+        group = max((g for g in groups if len(g) + j >= 5), key=_group_rank)
+        rank = group[0].rank
+        used = group[:4]
+        combo = [(rank, c.suit, 0, c) for c in used] + _joker_entries(jokers[: 5 - len(used)], rank)
+        return FIVE, [rank] * 5, combo, [], 0
 
     # Four of a kind: the highest rank that reaches four with the jokers.
     if lay_size >= 4 and biggest + j >= 4:
         group = max((g for g in groups if len(g) + j >= 4), key=_group_rank)
         rank = group[0].rank
-        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(jokers[: 4 - len(group)], rank)
+        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(
+            jokers[: 4 - len(group)], rank
+        )
         kickers = _kickers(naturals, {rank}, lay_size - 4)
         return FOUR, [rank] * 4 + [e[0] for e in kickers], combo, kickers, 0
 
@@ -335,7 +347,9 @@ def _analyse(cards: Iterable[Card]) -> _Analysis:
     if lay_size >= 3 and biggest + j >= 3:
         group = max((g for g in groups if len(g) + j >= 3), key=_group_rank)
         rank = group[0].rank
-        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(jokers[: 3 - len(group)], rank)
+        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(
+            jokers[: 3 - len(group)], rank
+        )
         kickers = _kickers(naturals, {rank}, lay_size - 3)
         return THREE, [rank] * 3 + [e[0] for e in kickers], combo, kickers, 0
 
@@ -354,7 +368,9 @@ def _analyse(cards: Iterable[Card]) -> _Analysis:
             rank = group[0].rank
         else:
             group, rank = [], 14
-        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(jokers[: 2 - len(group)], rank)
+        combo = [(rank, c.suit, 0, c) for c in group] + _joker_entries(
+            jokers[: 2 - len(group)], rank
+        )
         kickers = _kickers(naturals, {rank}, lay_size - 2)
         return PAIR, [rank] * 2 + [e[0] for e in kickers], combo, kickers, 0
 
@@ -488,17 +504,20 @@ def _flush_with_jokers(members: list[Card], suit: int, jokers: Sequence[Card]) -
 
 
 class _Plan(NamedTuple):
-    """Where the best lay sits in a hand sorted by ``Card.order`` (highest first, jokers last).
+    """How to read the best lay off a hand.
 
-    For hands that cannot make a flush the plan depends only on the ranks, so it is worked out
-    once per rank pattern and memoised: hands differing only in suits reuse it, and the suits
-    that R6 step 4 compares are simply read off the hand's own cards at the planned places.
+    For a hand that cannot make a flush, the best lay depends only on its ranks, so the plan
+    is worked out once per rank pattern and memoised: hands that differ only in suits reuse
+    it, and the suits that R6 step 4 compares are read off the hand's packed weight (the best
+    suits of each rank, since the plan always lays the best suits of a rank).
     """
 
     head: tuple[int, ...]  # (category, r1..r5)
+    suit_runs: tuple[tuple[int, int], ...]  # (shift of a rank's suit field, how many), in order
+    colours: tuple[tuple[int, ...], tuple[int, ...]]  # c1..c5 without / with the red joker
+    pad: tuple[int, ...]  # zeros after s1..sN when fewer than five cards are laid
     pick: Callable[[Sequence[Card]], tuple[Card, ...]]  # the laid cards in R6 step-4 order
-    size: int  # how many cards are laid
-    display: tuple[int, ...]  # positions in display order: combination, then kickers
+    display: tuple[int, ...]  # positions in the sorted hand: combination, then kickers
     lay_ranks: tuple[int, ...]  # the rank each displayed card counts as in the lay
     combo_len: int
     flush_suit: int
@@ -506,18 +525,28 @@ class _Plan(NamedTuple):
 
 _PAD: tuple[tuple[int, ...], ...] = tuple((0,) * (5 - n) for n in range(6))
 _NO_JOKERS = (0, 0, 0, 0, 0)
+_WEIGHT = attrgetter("weight")
 _PLANS: dict[int, _Plan] = {}
-_PLAN_CACHE_LIMIT = 300_000  # rank patterns; a few hundred bytes each
+_PLAN_CACHE_LIMIT = 300_000  # rank patterns, a few hundred bytes each
+# The packed weight of a hand (see ``Card.weight``): suit counts in 8-bit fields from bit 0;
+# 3-bit rank counts from bit 32 (jokers as rank 0); the red joker at bit 77; the suits present
+# for each rank in 4-bit fields from bit 80.
+_SUIT_FIELDS = (1 << 32) - 1
+_PATTERN_BITS = (1 << 45) - 1
 # A flush needs five cards of one suit: with jokers, 5 - jokers naturals. Adding (128 - need)
 # to each 8-bit field of the suit count sets that field's top bit exactly when it reaches need.
-_FLUSH_TEST = tuple(sum((128 - (5 - j)) << (8 * k) for k in range(4)) for j in range(3))
+_FLUSH_TEST = tuple(sum((128 - (5 - j)) << (8 * k) for k in range(4)) for j in range(6))
 _FLUSH_BITS = sum(128 << (8 * k) for k in range(4))
-_SUIT_FIELDS = (1 << 32) - 1
+# _TOP_SUITS[field][k]: the k highest suits present in a 4-bit field of suits (0-padded).
+_TOP_SUITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple((tuple(s for s in (4, 3, 2, 1) if field >> (s - 1) & 1) + (0,) * 5)[:k] for k in range(6))
+    for field in range(16)
+)
 
 
 def _getter(positions: tuple[int, ...]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
     if len(positions) > 1:
-        return itemgetter(*positions)  # type: ignore[return-value]
+        return itemgetter(*positions)
     if positions:
         only = positions[0]
         return lambda cards: (cards[only],)
@@ -530,10 +559,21 @@ def _plan_from(analysis: _Analysis, index: dict[Card, int]) -> _Plan:
     # its three is not already in that order.
     ordered = (sorted(combo, reverse=True) if category == FULL_HOUSE else combo) + kickers
     shown = combo + kickers
+    runs: list[list[int]] = []
+    for *_, card in ordered:
+        shift = 0 if card.joker else 4 * card.rank  # a joker reads the always-empty rank 0
+        if runs and runs[-1][0] == shift:
+            runs[-1][1] += 1
+        else:
+            runs.append([shift, 1])
+    with_red = tuple(e[2] for e in ordered) + _PAD[len(ordered)]
+    without_red = tuple(1 if c else 0 for c in with_red)  # a lone black joker
     return _Plan(
         head=(category, *ranks) + _PAD[len(ranks)],
+        suit_runs=tuple((shift, k) for shift, k in runs),
+        colours=(without_red, with_red),
+        pad=_PAD[len(ordered)],
         pick=_getter(tuple(index[e[3]] for e in ordered)),
-        size=len(ordered),
         display=tuple(index[e[3]] for e in shown),
         lay_ranks=tuple(e[0] for e in shown),
         combo_len=len(combo),
@@ -541,21 +581,14 @@ def _plan_from(analysis: _Analysis, index: dict[Card, int]) -> _Plan:
     )
 
 
-def _rank_plan(hand: Sequence[Card], pattern: int) -> _Plan:
-    """The plan for the ranks of a sorted hand, worked out on a stand-in hand of those ranks,
-    and memoised under the hand's rank pattern for every hand with the same ranks."""
-    ranks = tuple([c.rank for c in hand])
+def _rank_plan(pattern: int) -> _Plan:
+    """The plan for a rank pattern, worked out on a stand-in hand with those ranks, and
+    memoised for every hand with the same ranks."""
     stand_in: list[Card] = []
-    jokers = [RED_JOKER, BLACK_JOKER]
-    suit_in_group = 4
-    previous = 0
-    for rank in ranks:
-        if rank == 0:
-            stand_in.append(jokers.pop(0))
-            continue
-        suit_in_group = suit_in_group - 1 if rank == previous else 4
-        previous = rank
-        stand_in.append(_card_at(rank, suit_in_group))
+    for rank in range(14, 1, -1):
+        for suit in range(4, 4 - (pattern >> (3 * rank) & 7), -1):
+            stand_in.append(_card_at(rank, suit))
+    stand_in += [RED_JOKER, BLACK_JOKER][: pattern & 7]
     plan = _plan_from(_analyse(stand_in), {c: i for i, c in enumerate(stand_in)})
     if len(_PLANS) >= _PLAN_CACHE_LIMIT:
         _PLANS.clear()
@@ -563,41 +596,46 @@ def _rank_plan(hand: Sequence[Card], pattern: int) -> _Plan:
     return plan
 
 
-def _sorted_and_plan(cards: Iterable[Card]) -> tuple[list[Card], _Plan]:
-    """Sort the hand by ``Card.order`` and find the plan of its best lay.
+def _suited_plan(cards: Iterable[Card], pattern: int) -> tuple[_Plan, list[Card]]:
+    """The plan of a hand that holds five of one suit (counting jokers), and the sorted hand.
 
-    One sum of the cards' packed weights gives both the rank pattern (the memo key) and the
-    suit counts (is a flush possible?). This is the hot path of every odds estimate, hence
-    the packing; ``_analyse`` and ``_suited`` hold the rules.
+    Only five of a kind, four of a kind and a full house beat a flush, and only five of a
+    kind beats a straight flush; those come from the rank plan.
     """
     hand = sorted(cards, key=_ORDER, reverse=True)
-    total = sum([c.weight for c in hand])
-    pattern = total >> 32
-    if len(hand) >= 5:
-        jokers = pattern & 7
-        if ((total & _SUIT_FIELDS) + _FLUSH_TEST[jokers]) & _FLUSH_BITS:
-            # Five of one suit (with the jokers): only five of a kind, four of a kind and a
-            # full house beat a flush, and only five of a kind beats a straight flush.
-            suited = _suited(hand, jokers)
-            if suited is not None:
-                plan = _PLANS.get(pattern) or _rank_plan(hand, pattern)
-                if plan.head[0] < (FIVE if suited[0] > FLUSH else FULL_HOUSE):
-                    return hand, _plan_from(suited, {c: i for i, c in enumerate(hand)})
-                return hand, plan
-    plan = _PLANS.get(pattern)
-    if plan is None:
-        plan = _rank_plan(hand, pattern)
-    return hand, plan
+    suited = _suited(hand, pattern & 7)
+    plan = _PLANS.get(pattern) or _rank_plan(pattern)
+    if suited is not None and plan.head[0] < (FIVE if suited[0] > FLUSH else FULL_HOUSE):
+        plan = _plan_from(suited, {c: i for i, c in enumerate(hand)})
+    return plan, hand
+
+
+def _key_from_cards(plan: _Plan, hand: list[Card]) -> tuple[int, ...]:
+    laid = plan.pick(hand)
+    colours = tuple([c.joker for c in laid]) + plan.pad
+    return plan.head + tuple([c.suit for c in laid]) + plan.pad + colours
 
 
 def hand_key(cards: Iterable[Card]) -> tuple[int, ...]:
-    """Just the R6 key of the hand's best lay: the fast path for odds and comparisons."""
-    hand, plan = _sorted_and_plan(cards)
-    laid = plan.pick(hand)
-    pad = _PAD[plan.size]
-    if hand and hand[-1].joker:
-        return plan.head + tuple([c.suit for c in laid]) + pad + tuple([c.joker for c in laid]) + pad
-    return plan.head + tuple([c.suit for c in laid]) + pad + _NO_JOKERS
+    """Just the R6 key of the hand's best lay: the hot path of every odds estimate.
+
+    One sum of the cards' packed weights gives the rank pattern (the memo key), the suit
+    counts (can there be a flush?) and the suits present at every rank (R6 step 4).
+    """
+    total = sum(map(_WEIGHT, cards))
+    pattern = total >> 32 & _PATTERN_BITS
+    jokers = pattern & 7
+    if ((total & _SUIT_FIELDS) + _FLUSH_TEST[jokers]) & _FLUSH_BITS:
+        plan, hand = _suited_plan(cards, pattern)
+        return _key_from_cards(plan, hand)
+    plan = _PLANS.get(pattern) or _rank_plan(pattern)
+    present = total >> 80
+    suits: tuple[int, ...] = ()
+    for shift, k in plan.suit_runs:
+        suits += _TOP_SUITS[present >> shift & 15][k]
+    if jokers:
+        return plan.head + suits + plan.pad + plan.colours[total >> 77 & 1]
+    return plan.head + suits + plan.pad + _NO_JOKERS
 
 
 def evaluate(cards: Iterable[Card]) -> HandValue:
@@ -605,13 +643,15 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
 
     Raises ``ValueError`` if a card appears twice: a hand holds distinct cards.
     """
-    hand, plan = _sorted_and_plan(cards)
-    if len(set(hand)) != len(hand):
+    cards = list(cards)
+    if len(set(cards)) != len(cards):
         raise ValueError("a hand cannot hold the same card twice")
-    laid = plan.pick(hand)
-    pad = _PAD[plan.size]
-    colours = tuple([c.joker for c in laid]) + pad if hand and hand[-1].joker else _NO_JOKERS
-    return HandValue(plan.head + tuple([c.suit for c in laid]) + pad + colours, hand, plan)
+    total = sum(map(_WEIGHT, cards))
+    pattern = total >> 32 & _PATTERN_BITS
+    if ((total & _SUIT_FIELDS) + _FLUSH_TEST[pattern & 7]) & _FLUSH_BITS:
+        plan, hand = _suited_plan(cards, pattern)
+        return HandValue(_key_from_cards(plan, hand), hand, plan)
+    return HandValue(hand_key(cards), cards, _PLANS[pattern], sort=True)
 
 
 def best_lay_for_narration(cards: Sequence[Card]) -> HandValue:
@@ -711,4 +751,3 @@ def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

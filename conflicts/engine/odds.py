@@ -116,10 +116,7 @@ def discard_advice(
         theirs = hand_key(drawn[:opposing_cards])
         fresh = drawn[opposing_cards:]
         for i, (discards, kept) in enumerate(choices):
-            if discards:
-                mine = hand_key(kept + fresh[: len(discards)])
-            else:
-                mine = standing
+            mine = hand_key(kept + fresh[: len(discards)]) if discards else standing
             if mine > theirs:
                 wins[i] += 1
     options = [
