@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class ConflictsConfig(AppConfig):
+    """The conflict wizard and combat rounds (the rules themselves live in conflicts.engine)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "conflicts"

@@ -1,0 +1,411 @@
+"""Django settings for Dust Devils table: one module, everything from the environment.
+
+Embedded default (no variables set): SQLite in ``db.sqlite3`` at the project root (or
+``DATA_DIR``), live updates through an in-process broadcaster, Celery tasks run eagerly.
+
+Real services when configured:
+  DATABASE_URL=postgres://user:pass@host:5432/name   PostgreSQL through psycopg 3
+  REDIS_URL=redis://host:6379/0                       Celery broker + results, Redis pub/sub
+
+``DJANGO_ENV=production`` requires SECRET_KEY and ALLOWED_HOSTS and switches on every security
+setting, so ``manage.py check --deploy --fail-level WARNING`` passes.
+
+Every value goes through a small helper below that fails loudly (ImproperlyConfigured naming the
+variable) instead of guessing: a typo in a deployment should stop start-up, not limp along.
+Test-only speed-ups live in ``dustdevils/settings_test.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --------------------------------------------------------------------------------------------
+# Helpers: read one variable each, fail loudly on a value they cannot understand.
+# --------------------------------------------------------------------------------------------
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off", ""})
+
+
+def env_str(name: str, default: str = "") -> str:
+    """The variable's value, stripped; ``default`` when unset."""
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """1/0, true/false, yes/no, on/off (any case); an empty value is false."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean: use 1/0, true/false, yes/no or on/off."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    """A whole number (optionally at least ``minimum``); ``default`` when unset or empty."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} is below the minimum of {minimum}.")
+    return value
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """A comma-separated list; blanks around items and empty items are dropped."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default or [])
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    """One of ``choices`` (case-insensitive); ``default`` when unset or empty."""
+    value = env_str(name, default).lower() or default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r} must be one of: {', '.join(choices)}.")
+    return value
+
+
+_POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "pgsql", "postgresql+psycopg"})
+
+
+def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any]:
+    """Turn ``postgres://user:pass@host:port/db?opt=val`` or ``sqlite:///path`` into a
+    ``DATABASES`` entry. Anything else raises ImproperlyConfigured naming ``name``."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # a non-numeric or out-of-range port raises ValueError here
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}.") from None
+    scheme = parts.scheme.lower()
+
+    if scheme == "sqlite":
+        # sqlite:///relative/path, sqlite:////absolute/path, sqlite:///:memory:
+        if parts.netloc:
+            raise ImproperlyConfigured(
+                f"{name}: a SQLite URL has no host; write sqlite:///relative/path or "
+                "sqlite:////absolute/path."
+            )
+        path = unquote(parts.path)[1:] if parts.path.startswith("/") else ""
+        if not path:
+            raise ImproperlyConfigured(f"{name}: the SQLite URL names no database file.")
+        db_path = path if path == ":memory:" else str(Path(path).expanduser())
+        return _sqlite_database(db_path)
+
+    if scheme in _POSTGRES_SCHEMES:
+        db_name = unquote(parts.path.lstrip("/"))
+        if not db_name or "/" in db_name:
+            raise ImproperlyConfigured(
+                f"{name}: the PostgreSQL URL must name one database, "
+                "e.g. postgres://user:password@127.0.0.1:5432/dustdevils."
+            )
+        host = unquote(parts.hostname or "")
+        options = dict(parse_qsl(parts.query, keep_blank_values=False))
+        # ?host=/var/run/postgresql selects a Unix socket, as libpq does.
+        host = options.pop("host", host)
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": db_name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": host,
+            "PORT": str(port or ""),
+            "OPTIONS": options,
+            "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 0, minimum=0),
+            "CONN_HEALTH_CHECKS": True,
+        }
+
+    shown = scheme or "(none)"
+    raise ImproperlyConfigured(
+        f"{name} has an unsupported scheme {shown!r}: use postgres://user:password@host:5432/name "
+        "or sqlite:///path/to/db.sqlite3."
+    )
+
+
+def _sqlite_database(path: str) -> dict[str, Any]:
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": path,
+        "OPTIONS": {
+            # IMMEDIATE takes the write lock at BEGIN, so two table actions racing on SQLite
+            # queue up instead of failing with "database is locked" half-way through.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
+def env_database_url(name: str = "DATABASE_URL", *, default_sqlite: Path) -> dict[str, Any]:
+    """The database from ``name``, or the embedded SQLite file when it is unset or empty."""
+    url = env_str(name)
+    if not url:
+        return _sqlite_database(str(default_sqlite))
+    return parse_database_url(url, name=name)
+
+
+def env_redis_url(name: str = "REDIS_URL") -> str:
+    """A redis://, rediss:// or unix:// URL, or "" when unset (embedded default)."""
+    url = env_str(name)
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a valid Redis URL: {exc}.") from None
+    if parts.scheme not in {"redis", "rediss", "unix"}:
+        raise ImproperlyConfigured(
+            f"{name} has an unsupported scheme {parts.scheme or '(none)'!r}: "
+            "use redis://host:6379/0."
+        )
+    if parts.scheme != "unix" and not parts.hostname:
+        raise ImproperlyConfigured(f"{name} names no host: use redis://host:6379/0.")
+    return url
+
+
+def _machine_secret_key(path: Path) -> str:
+    """A random key kept in ``path`` (gitignored), made on first use, so a fresh clone runs
+    with DEBUG off without anyone inventing a key, and sessions survive restarts."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(secrets.token_urlsafe(64))
+        tmp.chmod(0o600)
+        try:
+            os.link(tmp, path)  # atomic: if another process won the race, keep its key
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
+    key = path.read_text().strip()
+    if len(key) < 50:
+        raise ImproperlyConfigured(
+            f"{path} holds no usable secret key: delete it to make a new one."
+        )
+    return key
+
+
+# --------------------------------------------------------------------------------------------
+# Mode, secrets, hosts
+# --------------------------------------------------------------------------------------------
+
+DJANGO_ENV = env_choice("DJANGO_ENV", ("development", "production"), "development")
+PRODUCTION = DJANGO_ENV == "production"
+
+DATA_DIR = Path(env_str("DATA_DIR") or BASE_DIR).expanduser().resolve()
+
+DEBUG = env_bool("DEBUG", False)
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG=1 is not allowed with DJANGO_ENV=production.")
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set with DJANGO_ENV=production (50+ random characters, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(64))')."
+        )
+    SECRET_KEY = _machine_secret_key(DATA_DIR / ".secret_key")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+if PRODUCTION and not os.environ.get("ALLOWED_HOSTS", "").strip():
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set with DJANGO_ENV=production (comma-separated host names)."
+    )
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# --------------------------------------------------------------------------------------------
+# Applications
+# --------------------------------------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "campaigns",
+    "characters",
+    "conflicts",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "dustdevils.urls"
+WSGI_APPLICATION = "dustdevils.wsgi.application"
+ASGI_APPLICATION = "dustdevils.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------------------------
+# Database
+# --------------------------------------------------------------------------------------------
+
+DATABASES = {"default": env_database_url("DATABASE_URL", default_sqlite=DATA_DIR / "db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------------------------
+# Redis: Celery, live updates, cache
+# --------------------------------------------------------------------------------------------
+
+REDIS_URL = env_redis_url("REDIS_URL")
+
+# "redis" fans table updates out through Redis pub/sub (any number of processes);
+# "inprocess" keeps them in this process (the embedded default: one uvicorn process).
+BROADCASTER = env_choice(
+    "BROADCASTER", ("inprocess", "redis"), "redis" if REDIS_URL else "inprocess"
+)
+if BROADCASTER == "redis" and not REDIS_URL:
+    raise ImproperlyConfigured("BROADCASTER=redis needs REDIS_URL.")
+
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_RESULT_EXPIRES = 3600
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "dustdevils",
+        }
+    }
+else:
+    # No broker: tasks run inline, in the request that queued them.
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --------------------------------------------------------------------------------------------
+# Auth, i18n
+# --------------------------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC") or "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --------------------------------------------------------------------------------------------
+# Static files (whitenoise serves them from the app process; no CDN anywhere)
+# --------------------------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+if not PRODUCTION:
+    # Serve straight from static/, re-reading it per request: a fresh clone works without
+    # collectstatic and an edited stylesheet shows up without a restart.
+    WHITENOISE_USE_FINDERS = True
+    WHITENOISE_AUTOREFRESH = True
+
+# --------------------------------------------------------------------------------------------
+# Security (production turns everything on; see deploy/PRODUCTION.md)
+# --------------------------------------------------------------------------------------------
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+# The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
+CSRF_COOKIE_HTTPONLY = True
+
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # Behind a TLS-terminating proxy (the usual deployment), trust its X-Forwarded-Proto.
+    if env_bool("BEHIND_PROXY", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # /healthz answers plain HTTP for the load balancer's probe.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# --------------------------------------------------------------------------------------------
+# Logging: to the console; the process manager collects it.
+# --------------------------------------------------------------------------------------------
+
+LOG_LEVEL = env_choice("LOG_LEVEL", ("debug", "info", "warning", "error"), "info").upper()
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+}

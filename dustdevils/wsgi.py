@@ -1,0 +1,11 @@
+"""WSGI entry point, for servers without ASGI (live updates need ASGI: use uvicorn)."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dustdevils.settings")
+
+application = get_wsgi_application()
