@@ -130,32 +130,36 @@ def test_it_lays_black_jacks_full_house() -> None:
     assert value.high_card_key == (7, 2, 0)
 
 
-def test_it_offers_black_jack_a_lay_that_keeps_the_king_of_spades() -> None:
-    """R4/R8: the app also offers the best lay that keeps the K♠ for narration.
+def test_it_offers_black_jack_the_lays_that_keep_the_king_of_spades() -> None:
+    """R4/R8/R9: the app also offers the lays that keep the K♠ for narration.
 
-    The seed offers "Two Pair ... and having that K♠"; but three 3s with the K♠ and a 7 is a
-    better hand that keeps the same K♠, so that is the narration lay. Two pair with the K♠ is
-    still a legal lay, just a worse one.
+    The seed offers "Two Pair ... and having that K♠". Three 3s with the K♠ and a 7 is a
+    better poker hand that keeps the same K♠ (and is the best lay for narration), but the two
+    pair deals 4 Difficulty to its 3, so both are offered, after the full house.
     """
     choices = lay_choices(cards(BLACK_JACK))
-    assert len(choices) == 2
+    assert [c.category for c in choices] == [
+        Category.FULL_HOUSE,
+        Category.THREE_OF_A_KIND,
+        Category.TWO_PAIR,
+    ]
     assert choices[0].key == evaluate(cards(BLACK_JACK)).key
+
     narration = choices[1]
     assert narration.key == best_lay_for_narration(cards(BLACK_JACK)).key
+    assert narration.key == reference.best_narration(cards(BLACK_JACK)).key
     assert narration.high_card.text == "K♠"
     assert narration.high_card_key == (13, 4, 0)
-    assert narration.category is Category.THREE_OF_A_KIND
     assert set(narration.laid) == as_set("3♥ 3♣ 3♦ K♠ 7♦")
     assert narration.key == key(3, [3, 3, 3, 13, 7], [3, 2, 1, 4, 2])
-    assert narration.key == reference.best_narration(cards(BLACK_JACK)).key
-    assert narration < choices[0]
+    assert narration.difficulty == 3
 
-    two_pair = evaluate(cards("7♦ 7♣ 3♥ 3♦ K♠"))  # the seed's two pair, laid as such
-    assert two_pair.category is Category.TWO_PAIR
+    two_pair = choices[2]  # the seed's two pair
+    assert set(two_pair.laid) == as_set("7♦ 7♣ 3♥ 3♦ K♠")
     assert two_pair.high_card.text == "K♠"
     assert two_pair.key == key(2, [7, 7, 3, 3, 13], [2, 1, 3, 2, 4])
-    assert two_pair < narration < choices[0]
     assert two_pair.difficulty == 4
+    assert two_pair < narration < choices[0]
 
 
 def test_it_offers_one_choice_when_the_best_lay_holds_the_best_card() -> None:
