@@ -1,0 +1,111 @@
+"""Shared fixtures: the named cast, and the rules for tests that need real services.
+
+Tests marked ``postgres``, ``redis`` or ``e2e`` skip (saying which variable to set) when their
+service is not configured. Under CI (``CI`` set) they FAIL instead: CI must run everything.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+CAST_PASSWORD = "dust-and-thunder-1872"
+
+IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+# CI machines are small and shared: no per-example deadline there, and print reproduction blobs.
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "default"))
+
+
+def _postgres_configured() -> bool:
+    return bool(settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
+
+
+def _redis_configured() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+def _e2e_enabled() -> bool:
+    return os.environ.get("E2E", "").strip() == "1"
+
+
+SERVICE_MARKERS: dict[str, tuple[Callable[[], bool], str]] = {
+    "postgres": (
+        _postgres_configured,
+        "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/dustdevils",
+    ),
+    "redis": (
+        _redis_configured,
+        "needs Redis and a Celery worker: set REDIS_URL=redis://127.0.0.1:6379/0",
+    ),
+    "e2e": (_e2e_enabled, "browser test: set E2E=1 (and install Debian's chromium)"),
+}
+
+
+def require_service(reason: str) -> None:
+    """Skip with ``reason``, or fail under CI, where nothing may be skipped for want of a
+    service."""
+    if IN_CI:
+        pytest.fail(f"CI must run this test, but its service is missing: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, (available, reason) in SERVICE_MARKERS.items():
+        if item.get_closest_marker(marker) and not available():
+            require_service(reason)
+
+
+# --- The cast ---------------------------------------------------------------------------
+# One Dealer, two players at the table, and an outsider who belongs to no campaign.
+
+
+def _make_user(django_user_model: type[User], username: str, first_name: str) -> User:
+    return django_user_model.objects.create_user(
+        username=username,
+        password=CAST_PASSWORD,
+        first_name=first_name,
+        email=f"{username}@example.com",
+    )
+
+
+@pytest.fixture
+def dealer(db: None, django_user_model: type[User]) -> User:
+    return _make_user(django_user_model, "dealer", "Delia")
+
+
+@pytest.fixture
+def player_a(db: None, django_user_model: type[User]) -> User:
+    return _make_user(django_user_model, "player_a", "Abe")
+
+
+@pytest.fixture
+def player_b(db: None, django_user_model: type[User]) -> User:
+    return _make_user(django_user_model, "player_b", "Bess")
+
+
+@pytest.fixture
+def outsider(db: None, django_user_model: type[User]) -> User:
+    return _make_user(django_user_model, "outsider", "Otis")
+
+
+@pytest.fixture
+def client_as(client: Client) -> Callable[[Any], Client]:
+    """``client_as(dealer)``: the test client, logged in as that user."""
+
+    def log_in(user: Any) -> Client:
+        client.force_login(user)
+        return client
+
+    return log_in

@@ -1,0 +1,150 @@
+"""Browser tests: the app served by uvicorn (as ``make run`` serves it) in a subprocess, against
+the test database, driven by Debian's Chromium through Playwright.
+
+Only the Playwright package comes from PyPI; its own browser download is not used.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.conftest import require_service
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONE = {"width": 375, "height": 812}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _test_database_url() -> str:
+    """The URL of the database pytest-django created, for the server subprocess."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.postgresql":
+        auth = quote(db["USER"] or "", safe="")
+        if db["PASSWORD"]:
+            auth += ":" + quote(db["PASSWORD"], safe="")
+        host = db["HOST"] or "localhost"
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(db['NAME'])}"
+    name = str(db["NAME"])
+    if name == ":memory:" or "mode=memory" in name:
+        pytest.fail("the e2e server needs a file database; settings_test gives one when E2E=1")
+    return f"sqlite:///{Path(name).resolve()}"
+
+
+@pytest.fixture(scope="session")
+def app_url(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the app with uvicorn on a free port; yields its base URL."""
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("uvicorn") / "server.log"
+    env = os.environ | {
+        "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
+        "DATABASE_URL": _test_database_url(),
+        "PYTHONUNBUFFERED": "1",
+    }
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "dustdevils.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--lifespan",
+                "off",
+            ],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"uvicorn exited with {server.returncode}:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"uvicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture
+def page(transactional_db: None) -> Iterator[Page]:
+    """A fresh Chromium page at phone size. Function-scoped on purpose: while Playwright's sync
+    API is open its event loop counts as running, and Django refuses ORM calls then (so do the
+    ORM work in fixtures requested before this one)."""
+    if not Path(CHROMIUM).exists():
+        require_service(f"needs Chromium at {CHROMIUM}: apt-get install chromium (or set CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    # transactional_db flushes the tables after the test, once the browser has closed.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+            browser.close()
+
+
+@pytest.fixture
+def screenshot(page: Page) -> Any:
+    """``screenshot("name")`` saves the page to tests/e2e/artifacts/name.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def save(name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
