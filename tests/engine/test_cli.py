@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conflicts.engine.cards import FULL_DECK
-from conflicts.engine.hands import evaluate, parse_cards
+from conflicts.engine.hands import best_lay_for_narration, evaluate, parse_cards
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = {
@@ -191,3 +191,35 @@ def test_it_parses_the_cards_the_same_way_as_the_library() -> None:
     results, _, _ = run(line + "\n")
     assert "error" in results[0]
     assert parse_cards("th")[0] is parse_cards("10♥")[0]
+
+
+def test_it_offers_black_jack_the_king_of_spades_as_the_narration_alternative() -> None:
+    """R4/R8: the seed's example: the full house, or a lay keeping the K♠."""
+    (result,), stderr, _ = run("3♥ 3♣ 7♦ 7♣ 3♦ K♠\n")
+    assert stderr == ""
+    alternative = result["narration_alternative"]
+    assert alternative["high_card"] == "K♠"
+    assert "K♠" in alternative["laid"]
+    assert alternative["rank_key"] < result["rank_key"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: narration_alternative is lay_choices()[1], the next lay on the "
+    "(value, narration, Difficulty) frontier, which need not keep a better narration card",
+)
+@pytest.mark.parametrize("line", ["Q♣ Q♦ Q♥ Q♠ 3♣ 3♦ A♠", "Q♣ Q♦ Q♥ Q♠ 3♣ 3♦"])
+def test_it_names_as_narration_alternative_only_a_lay_with_a_better_narration_card(
+    line: str,
+) -> None:
+    """R4/R8: four queens with the A♠ already hold the best narration card, so there is no
+    narration alternative (the full house Q♠ Q♥ Q♦ 3♦ 3♣ deals more Difficulty but narrates
+    worse); without the A♠ the four queens and the full house narrate with the same Q♠."""
+    (result,), stderr, _ = run(line + "\n")
+    assert stderr == ""
+    hand = parse_cards(line)
+    narration = best_lay_for_narration(hand)
+    if narration.high_card_key == evaluate(hand).high_card_key:
+        assert "narration_alternative" not in result
+    else:
+        assert result["narration_alternative"]["high_card"] == narration.high_card.text

@@ -162,6 +162,18 @@ def test_it_offers_black_jack_the_lays_that_keep_the_king_of_spades() -> None:
     assert two_pair < narration < choices[0]
 
 
+def test_it_offers_a_weaker_lay_that_deals_more_difficulty() -> None:
+    """R4/R9: four queens with the A♠ are the best lay (and keep the best card), but the full
+    house Q-Q-Q-3-3 would deal 5 Difficulty instead of 4, so it is offered too."""
+    choices = lay_choices(cards("Q♣ Q♦ Q♥ Q♠ 3♣ 3♦ A♠"))
+    assert [(c.category, c.difficulty) for c in choices] == [
+        (Category.FOUR_OF_A_KIND, 4),
+        (Category.FULL_HOUSE, 5),
+    ]
+    assert choices[0].high_card.text == "A♠"
+    assert set(choices[1].laid) == as_set("Q♠ Q♥ Q♦ 3♦ 3♣")
+
+
 def test_it_offers_one_choice_when_the_best_lay_holds_the_best_card() -> None:
     """R4: no second choice when the best poker lay already holds the narration card."""
     choices = lay_choices(cards("2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠"))
