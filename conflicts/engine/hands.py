@@ -17,13 +17,14 @@ one JSON object per line.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from itertools import combinations
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple, TextIO
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
 from .cards import BLACK_JOKER, RED, RED_JOKER, Card, CardParseError, Suit, parse_cards
 
@@ -717,23 +718,28 @@ def _line_result(line: str) -> dict[str, Any]:
     except CardParseError as error:
         return {"error": str(error), "token": error.token}
     result = value.as_json()
-    choices = lay_choices(cards)
-    if len(choices) > 1:
-        alt = choices[1]
+    narration = best_lay_for_narration(cards)
+    if narration.high_card_key > value.high_card_key:  # R4: a lay that narrates better
         result["narration_alternative"] = {
-            "laid": [c.text for c in alt.laid],
-            "category": alt.category.value,
-            "high_card": alt.high_card.text if alt.high_card else None,
-            "rank_key": list(alt.key),
+            "laid": [c.text for c in narration.laid],
+            "category": narration.category.value,
+            "high_card": narration.high_card.text if narration.high_card else None,
+            "rank_key": list(narration.key),
         }
     return result
 
 
-def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+def main(stdin: BinaryIO | TextIO | None = None, stdout: BinaryIO | TextIO | None = None) -> int:
+    """Read hands, one per line, and write one JSON object per line.
+
+    Works on bytes so that a line that is not UTF-8 becomes an error line rather than a
+    traceback, and the output is always UTF-8 whatever the terminal's encoding.
+    """
+    source: BinaryIO | TextIO = stdin or sys.stdin.buffer
+    sink: BinaryIO | TextIO = stdout or sys.stdout.buffer
     try:
-        for number, line in enumerate(stdin, start=1):
+        for number, raw in enumerate(source, start=1):
+            line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
             if not line.strip():
                 continue
             try:
@@ -742,8 +748,12 @@ def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
                 result = {"error": f"could not evaluate this hand: {error}"}
             if "error" in result:
                 result["line"] = number
-            stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
-            stdout.flush()
+            text = json.dumps(result, ensure_ascii=False) + "\n"
+            if isinstance(sink, io.TextIOBase):
+                sink.write(text)
+            else:
+                sink.write(text.encode("utf-8"))  # type: ignore[arg-type]
+            sink.flush()
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     return 0
