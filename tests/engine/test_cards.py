@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -21,6 +22,7 @@ from conflicts.engine.cards import (
     new_deck,
     parse_card,
     parse_cards,
+    system_rng,
     verify_commitment,
 )
 
@@ -212,6 +214,22 @@ def test_it_interns_cards_so_equal_means_identical() -> None:
     assert parse_card("QH") is parse_card("Q♥")
     assert card(12, Suit.HEARTS) is parse_card("qh")
     assert parse_card("QH") != parse_card("QD")
+
+
+def test_it_keeps_cards_interned_through_pickling() -> None:
+    """Cards compare by identity, so a pickled card (a Celery task, a cache) must come back as
+    the very same interned card."""
+    for c in FULL_DECK:
+        assert pickle.loads(pickle.dumps(c)) is c
+    deck = new_deck(random.Random(4))
+    assert pickle.loads(pickle.dumps(deck)).stock == deck.stock
+
+
+def test_it_shuffles_production_decks_with_the_systems_cryptographic_randomness() -> None:
+    """R10: the production source is the operating system's (random.SystemRandom)."""
+    rng = system_rng()
+    assert isinstance(rng, random.SystemRandom)
+    assert set(new_deck(rng).stock) == set(FULL_DECK)
 
 
 def test_it_shuffles_reproducibly_with_a_seeded_rng() -> None:

@@ -144,11 +144,14 @@ def test_it_counts_difficulty_from_the_combination(hand: list[Card]) -> None:
         assert value.difficulty_suits == (natural_suits or frozenset(Suit))
     laid_jokers = [c for c in value.laid if c.is_joker]
     assert sorted(j.joker for j, _, _ in value.jokers_as) == sorted(j.joker for j in laid_jokers)
+    flush_suits = {c.suit for c in value.laid if not c.is_joker}
+    is_flush = value.category.value in ("flush", "straight_flush", "royal_flush")
     for _, rank, suit in value.jokers_as:
-        assert 1 <= rank <= 14
-        assert suit in (0, 1, 2, 3, 4)
-        if suit:
-            assert value.category.value in ("flush", "straight_flush", "royal_flush")
+        assert 2 <= rank <= 14  # a joker is never the ace low of a wheel: a 6 is better
+        if is_flush:
+            assert {suit} == flush_suits  # R5: the joker takes the flush's suit
+        else:
+            assert suit == 0
 
 
 @SETTINGS
