@@ -128,6 +128,7 @@ def test_it_parses_a_list_of_mixed_notations_in_order() -> None:
 
 
 def test_it_parses_an_empty_text_as_no_cards() -> None:
+    """R1: no tokens, no cards."""
     assert parse_cards("") == []
     assert parse_cards("   ") == []
 
@@ -210,14 +211,14 @@ def test_it_has_54_distinct_cards_in_a_fresh_deck() -> None:
 
 
 def test_it_interns_cards_so_equal_means_identical() -> None:
-    """Cards compare by identity: parsing twice gives the very same object."""
+    """R1/R10: cards compare by identity: parsing twice gives the very same object."""
     assert parse_card("QH") is parse_card("Q♥")
     assert card(12, Suit.HEARTS) is parse_card("qh")
     assert parse_card("QH") != parse_card("QD")
 
 
 def test_it_keeps_cards_interned_through_pickling() -> None:
-    """Cards compare by identity, so a pickled card (a Celery task, a cache) must come back as
+    """R10: cards compare by identity, so a pickled card (a Celery task, a cache) must come back as
     the very same interned card."""
     for c in FULL_DECK:
         assert pickle.loads(pickle.dumps(c)) is c
@@ -238,6 +239,7 @@ def test_it_shuffles_reproducibly_with_a_seeded_rng() -> None:
 
 
 def test_it_shuffles_differently_across_seeds() -> None:
+    """R10: different seeds, different orders (and never the fresh order)."""
     orders = {new_deck(random.Random(seed)).stock for seed in range(20)}
     assert len(orders) == 20
     assert tuple(FULL_DECK) not in orders
@@ -256,6 +258,7 @@ def test_it_deals_from_the_top_of_the_stock() -> None:
 
 
 def test_it_draws_nothing_for_zero_and_refuses_a_negative_count() -> None:
+    """R10/R11: a deal of 0 cards is allowed; a negative one is a bug."""
     deck = new_deck(random.Random(3))
     result = deck.draw(0, random.Random(0))
     assert result.cards == ()
@@ -298,6 +301,7 @@ def test_it_reshuffles_the_discards_when_the_stock_runs_dry() -> None:
 
 
 def test_it_reshuffles_the_discards_reproducibly_with_the_given_rng() -> None:
+    """R10: the reshuffle uses the injected rng, so a seed reproduces it."""
     deck = Deck((), tuple(FULL_DECK[:20]))
     first = deck.draw(20, random.Random(8))
     second = deck.draw(20, random.Random(8))
@@ -353,6 +357,7 @@ def test_it_never_loses_or_duplicates_a_card_through_random_draws_and_discards()
 
 
 def test_it_catches_a_lost_card() -> None:
+    """R10 conservation: a card in no pile and no hand is reported by name."""
     deck = new_deck(random.Random(2))
     result = deck.draw(5, random.Random(0))
     with pytest.raises(ConservationError) as caught:
@@ -362,6 +367,7 @@ def test_it_catches_a_lost_card() -> None:
 
 
 def test_it_catches_a_duplicated_card() -> None:
+    """R10 conservation: a card in two places is reported by name."""
     deck = new_deck(random.Random(2))
     result = deck.draw(5, random.Random(0))
     with pytest.raises(ConservationError) as caught:
@@ -372,7 +378,7 @@ def test_it_catches_a_duplicated_card() -> None:
 
 
 def test_it_verifies_a_commitment_to_the_deck_order() -> None:
-    """The auditable shuffle: the digest of (salt, order) verifies; any change fails."""
+    """R10: the auditable shuffle: the digest of (salt, order) verifies; any change fails."""
     order = new_deck(random.Random(21)).stock
     digest = commitment(order, "pepper")
     assert verify_commitment(order, "pepper", digest)

@@ -160,7 +160,8 @@ def test_it_counts_the_54_card_dust_devils_deck(natural_counts, one_joker_counts
 
 
 def test_it_counts_the_same_through_the_fast_key(one_joker_counts) -> None:
-    """The fast path (hand_key, used for odds) classifies every joker hand as evaluate does."""
+    """R3/R5: the fast path (hand_key, used for odds) classifies every joker hand as
+    evaluate does."""
     fast = count_by_hand_key((*hand, RED_JOKER) for hand in combinations(NATURALS, 4))
     assert fast == one_joker_counts
     both = count_by_hand_key((*hand, RED_JOKER, BLACK_JOKER) for hand in combinations(NATURALS, 3))

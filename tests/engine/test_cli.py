@@ -145,6 +145,7 @@ def test_it_reports_a_bad_line_in_one_line_and_carries_on(line: str, token: str)
 
 
 def test_it_reports_a_card_given_twice() -> None:
+    """R1: the same card twice is a typing mistake, reported by name."""
     results, stderr, _ = run("A♠ K♦ as\nQ♣\n")
     assert stderr == ""
     assert "A♠" in results[0]["error"]
@@ -152,6 +153,7 @@ def test_it_reports_a_card_given_twice() -> None:
 
 
 def test_it_skips_blank_lines() -> None:
+    """R1: blank (and CRLF) lines are skipped, not errors."""
     results, stderr, code = run("\n   \nA♠\n\n\t\r\nK♦ K♣\r\n\n")
     assert stderr == ""
     assert code == 0
@@ -159,6 +161,7 @@ def test_it_skips_blank_lines() -> None:
 
 
 def test_it_writes_nothing_for_no_input() -> None:
+    """R1: no lines in, nothing out, exit 0."""
     results, stderr, code = run("")
     assert results == []
     assert stderr == ""
@@ -166,6 +169,7 @@ def test_it_writes_nothing_for_no_input() -> None:
 
 
 def test_it_reads_a_last_line_without_a_newline() -> None:
+    """R1: the last hand counts even without a final newline."""
     results, stderr, _ = run("2♣ 2♦\n10♥ 10♠ 10♣")
     assert stderr == ""
     assert [r["category"] for r in results] == ["pair", "three_of_a_kind"]
@@ -180,7 +184,7 @@ def test_it_survives_a_line_of_separators_only() -> None:
 
 @pytest.mark.parametrize("io_encoding", ["utf-8:strict", ""])
 def test_it_survives_a_line_that_is_not_utf8(io_encoding: str) -> None:
-    """Never a traceback, and every output line is UTF-8 JSON, whatever bytes come in."""
+    """R1: never a traceback, and every output line is UTF-8 JSON, whatever bytes come in."""
     extra = {"PYTHONIOENCODING": io_encoding} if io_encoding else {}
     results, stderr, _ = run(b"\xff\xfe 3\xe2\n" + "A♠\n".encode(), **extra)
     assert "Traceback" not in stderr

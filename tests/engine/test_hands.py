@@ -230,6 +230,7 @@ def test_it_reads_two_lone_jokers_as_a_pair_of_aces() -> None:
 
 
 def test_it_reads_a_lone_joker_as_an_ace_high() -> None:
+    """R5/R6/R7: a lone joker is an ace high; black below red, both below A♣."""
     value = evaluate([RED_JOKER])
     assert value.category is Category.HIGH_CARD
     assert value.key == key(0, [14], [0], [2])
@@ -321,6 +322,7 @@ def test_it_fills_a_flush_with_two_jokers_without_repeating_ranks() -> None:
 
 
 def test_it_makes_a_royal_flush_with_a_joker() -> None:
+    """R3/R5: the joker is the missing 10♠ of the royal."""
     value = evaluate(cards("A♠ K♠ Q♠ J♠ RJ"))
     assert value.category is Category.ROYAL_FLUSH
     assert value.key == key(9, [14, 13, 12, 11, 10], [4, 4, 4, 4, 0], [0, 0, 0, 0, 2])
@@ -494,6 +496,7 @@ def test_it_sizes_the_combination_as_r7_says(hand: str, category: str, size: int
 
 
 def test_it_picks_the_highest_card_as_the_high_card_combination() -> None:
+    """R7: high card's combination is the single highest card."""
     value = evaluate(cards("4♦ 7♣ 9♥ Q♥ K♠"))
     assert value.combination == tuple(cards("K♠"))
     assert value.high_card.text == "K♠"
@@ -570,6 +573,7 @@ def test_it_needs_five_cards_for_a_straight_or_a_flush() -> None:
 
 
 def test_it_values_an_empty_hand_below_everything() -> None:
+    """R4/R6: a hand of no cards lays nothing and loses to any card."""
     value = evaluate([])
     assert value.laid == ()
     assert value.combination == ()
@@ -582,6 +586,7 @@ def test_it_values_an_empty_hand_below_everything() -> None:
 
 
 def test_it_refuses_a_hand_with_the_same_card_twice() -> None:
+    """R1/R10: a hand holds distinct cards."""
     card = cards("A♠")[0]
     with pytest.raises(ValueError, match="twice"):
         evaluate([card, card])
@@ -618,6 +623,7 @@ def test_it_lists_the_laid_cards_combination_first_in_defining_order() -> None:
 
 
 def test_it_compares_hand_values_with_the_usual_operators() -> None:
+    """R6: HandValues compare by key with <, >, <= and >=."""
     a, b = evaluate(cards("A♠ A♥")), evaluate(cards("K♠ K♥"))
     assert a > b
     assert b < a
