@@ -99,7 +99,8 @@ class Card:
     sinc: int = field(repr=False, default=0)
     # ``weight`` packs a card so that one sum describes a whole hand: the suit counts (bits
     # 0–31), a 3-bit count per rank with the jokers as rank 0 (from bit 32), a red-joker bit
-    # (77) and, from bit 80, a 4-bit field per rank with the suits present. See hands.py.
+    # (77), from bit 80 a 4-bit field per rank with the suits present and, from bit 140, a
+    # 15-bit rank mask per suit. See hands.py.
     weight: int = field(repr=False, default=0)
 
     @property
@@ -149,7 +150,8 @@ def _build_deck() -> tuple[Card, ...]:
                     1 << (8 * (int(suit) - 1)),
                     (1 << (8 * (int(suit) - 1)))
                     | (1 << (32 + 3 * rank))
-                    | (1 << (80 + 4 * rank + int(suit) - 1)),
+                    | (1 << (80 + 4 * rank + int(suit) - 1))
+                    | (1 << (140 + 15 * (int(suit) - 1) + rank)),
                 )
             )
     cards.append(Card(0, 0, BLACK, len(cards), "BJ", BLACK, weight=1 << 32))

@@ -102,23 +102,29 @@ class HandValue:
     read off the lay when asked for.
     """
 
-    __slots__ = ("_hand", "_plan", "_unsorted", "key")
+    __slots__ = ("_cards", "_key", "_plan_or_none")
 
-    def __init__(
-        self, key: tuple[int, ...], cards: list[Card], plan: _Plan, *, sort: bool = False
-    ) -> None:
-        self.key = key
-        self._hand = cards
-        self._unsorted = sort
-        self._plan = plan
+    def __init__(self, key: tuple[int, ...], cards: list[Card]) -> None:
+        self._key = key
+        self._cards = cards
+        self._plan_or_none: _Plan | None = None
 
     @property
-    def _cards(self) -> list[Card]:
-        # The plan's positions refer to the hand sorted by Card.order; sort only when asked.
-        if self._unsorted:
-            self._hand = sorted(self._hand, key=_ORDER, reverse=True)
-            self._unsorted = False
-        return self._hand
+    def key(self) -> tuple[int, ...]:
+        return self._key
+
+    @property
+    def _plan(self) -> _Plan:
+        # Where the lay sits in the hand: worked out only when a field beyond the key is read.
+        # The plan's positions refer to the hand sorted by Card.order.
+        if self._plan_or_none is None:
+            self._cards = sorted(self._cards, key=_ORDER, reverse=True)
+            pattern = sum(map(_WEIGHT, self._cards)) >> 32 & _PATTERN_BITS
+            if self._key[0] in (FLUSH, STRAIGHT_FLUSH, ROYAL):
+                self._plan_or_none = _suited_plan(self._cards, pattern)[0]
+            else:
+                self._plan_or_none = _PLANS.get(pattern) or _rank_plan(pattern)
+        return self._plan_or_none
 
     def __repr__(self) -> str:
         return f"<HandValue {self.describe()}: {' '.join(c.text for c in self.laid)}>"
@@ -148,8 +154,9 @@ class HandValue:
     @property
     def laid(self) -> tuple[Card, ...]:
         """The laid cards: the combination in its defining order, then the kickers."""
+        plan = self._plan  # first: working out the plan sorts the cards it points into
         cards = self._cards
-        return tuple([cards[p] for p in self._plan.display])
+        return tuple([cards[p] for p in plan.display])
 
     @property
     def combination(self) -> tuple[Card, ...]:
@@ -172,10 +179,11 @@ class HandValue:
         return suits or ALL_SUITS
 
     def _entries(self) -> list[Entry]:
+        plan = self._plan  # first: working out the plan sorts the cards it points into
         cards = self._cards
         return [
             (rank, cards[p].suit, cards[p].joker, cards[p])
-            for p, rank in zip(self._plan.display, self._plan.lay_ranks, strict=True)
+            for p, rank in zip(plan.display, plan.lay_ranks, strict=True)
         ]
 
     @property
@@ -617,18 +625,56 @@ def _key_from_cards(plan: _Plan, hand: list[Card]) -> tuple[int, ...]:
     return plan.head + tuple([c.suit for c in laid]) + plan.pad + colours
 
 
+_FLUSH_KEYS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _flush_key(total: int, flushes: int, cards: Iterable[Card]) -> tuple[int, ...] | None:
+    """The key of the best flush or straight flush, or None when a rank category beats it.
+
+    With one suit that reaches five (the usual case) the flush depends only on that suit's
+    ranks, the jokers and the red joker, so it is memoised on those; with two such suits
+    (big hands) the hand is sorted and searched.
+    """
+    pattern = total >> 32 & _PATTERN_BITS
+    if flushes & (flushes - 1):
+        plan, hand = _suited_plan(cards, pattern)
+        return _key_from_cards(plan, hand)
+    suit = flushes.bit_length() // 8  # the flag bits sit at 7, 15, 23, 31 for suits 1–4
+    jokers = pattern & 7
+    memo = (total >> (125 + 15 * suit) & 0x7FFF, suit, jokers, total >> 77 & 1)
+    key = _FLUSH_KEYS.get(memo)
+    if key is None:
+        stand_in = [_card_at(r, suit) for r in range(14, 1, -1) if memo[0] >> r & 1]
+        stand_in += [RED_JOKER, BLACK_JOKER][:jokers] if memo[3] else [BLACK_JOKER]
+        suited = _suited(stand_in, jokers)
+        assert suited is not None
+        key = _key_from_cards(_plan_from(suited, {c: i for i, c in enumerate(stand_in)}), stand_in)
+        if len(_FLUSH_KEYS) >= _PLAN_CACHE_LIMIT:
+            _FLUSH_KEYS.clear()
+        _FLUSH_KEYS[memo] = key
+    plan = _PLANS.get(pattern) or _rank_plan(pattern)
+    # Only five of a kind, four of a kind and a full house beat a flush, and only five of a
+    # kind beats a straight flush.
+    if plan.head[0] < (FIVE if key[0] > FLUSH else FULL_HOUSE):
+        return key
+    return None
+
+
 def hand_key(cards: Iterable[Card]) -> tuple[int, ...]:
     """Just the R6 key of the hand's best lay: the hot path of every odds estimate.
 
     One sum of the cards' packed weights gives the rank pattern (the memo key), the suit
-    counts (can there be a flush?) and the suits present at every rank (R6 step 4).
+    counts (can there be a flush?), the suits present at every rank (R6 step 4) and each
+    suit's ranks (which flush?).
     """
     total = sum(map(_WEIGHT, cards))
     pattern = total >> 32 & _PATTERN_BITS
     jokers = pattern & 7
-    if ((total & _SUIT_FIELDS) + _FLUSH_TEST[jokers]) & _FLUSH_BITS:
-        plan, hand = _suited_plan(cards, pattern)
-        return _key_from_cards(plan, hand)
+    flushes = ((total & _SUIT_FIELDS) + _FLUSH_TEST[jokers]) & _FLUSH_BITS
+    if flushes:
+        key = _flush_key(total, flushes, cards)
+        if key is not None:
+            return key
     plan = _PLANS.get(pattern) or _rank_plan(pattern)
     present = total >> 80
     suits: tuple[int, ...] = ()
@@ -647,12 +693,7 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
     cards = list(cards)
     if len(set(cards)) != len(cards):
         raise ValueError("a hand cannot hold the same card twice")
-    total = sum(map(_WEIGHT, cards))
-    pattern = total >> 32 & _PATTERN_BITS
-    if ((total & _SUIT_FIELDS) + _FLUSH_TEST[pattern & 7]) & _FLUSH_BITS:
-        plan, hand = _suited_plan(cards, pattern)
-        return HandValue(_key_from_cards(plan, hand), hand, plan)
-    return HandValue(hand_key(cards), cards, _PLANS[pattern], sort=True)
+    return HandValue(hand_key(cards), cards)
 
 
 def best_lay_for_narration(cards: Sequence[Card]) -> HandValue:
