@@ -1,3 +1,200 @@
+"""Campaigns, who sits at them, invitations, notes and numbered sessions."""
+
 from __future__ import annotations
 
-# Models arrive with their features; this app has none yet.
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    setting = models.CharField(
+        max_length=200, blank=True, help_text="Where it happens, e.g. Last Oak, Kansas."
+    )
+    pitch = models.TextField(blank=True, help_text="The situation, in a few lines.")
+    # R11 house rule: an extra card for each winner of the previous hand of a continued fight.
+    winner_bonus = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:detail", kwargs={"slug": self.slug})
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        DEALER = "dealer", "Dealer"
+        PLAYER = "player", "Player"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-role", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"], name="membership_once_per_campaign"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(role="dealer"),
+                name="membership_one_dealer_per_campaign",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.role == self.Role.DEALER
+
+
+def hash_token(token: str) -> str:
+    """Invitation tokens are stored hashed: a leaked database row cannot be used to join."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Invite(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    token_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(
+        max_length=80, blank=True, help_text="Who it is for, so you can tell links apart."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign} ({self.status})"
+
+    @property
+    def status(self) -> str:
+        if self.revoked_at:
+            return "revoked"
+        if self.used_at:
+            return "used"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "open"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.status == "open"
+
+
+class Note(models.Model):
+    """Dealer prep notes: the situation, unresolved questions, anything worth keeping."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notes")
+    title = models.CharField(max_length=120)
+    body = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class GameSession(models.Model):
+    """One evening at the table. Devil ratings are set for each session (R21)."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        OPEN = "open", "Being played"
+        ENDED = "ended", "Ended"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    date = models.DateField(null=True, blank=True)
+    notes = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    last_activity_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="session_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} — session {self.number}"
+
+
+class DevilRating(models.Model):
+    """R21: a character's Devil rating for one session, set by its player (the Dealer for NPCs)."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="devil_ratings")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="devil_ratings"
+    )
+    rating = models.PositiveSmallIntegerField()
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    set_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "character"], name="devil_rating_once_per_session"
+            ),
+            models.CheckConstraint(
+                condition=Q(rating__gte=1, rating__lte=3), name="devil_rating_1_to_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} Devil {self.rating} in {self.session}"
+
+
+class WantedLink(models.Model):
+    """Wanted!: how an important NPC is tied to a player character's Devil (RAW DEALER)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="links")
+    npc = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    pc = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    devil_touched = models.CharField(
+        max_length=200, blank=True, help_text="Which part of the Devil this NPC stirs up."
+    )
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["npc", "pc"], name="wanted_link_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.npc} ↔ {self.pc}"

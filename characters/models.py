@@ -1,3 +1,241 @@
+"""Characters (player and non-player), their knacks and the chip ledger."""
+
 from __future__ import annotations
 
-# Models arrive with their features; this app has none yet.
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES, max_knacks
+
+
+def _attribute_constraints() -> list[models.BaseConstraint]:
+    # R29: a rating 0–5 and a current value between 0 and the rating.
+    out: list[models.BaseConstraint] = []
+    for name in ATTRIBUTES:
+        out.append(
+            models.CheckConstraint(
+                condition=Q(**{f"{name}__gte": 0, f"{name}__lte": 5}),
+                name=f"character_{name}_0_to_5",
+            )
+        )
+        out.append(
+            models.CheckConstraint(
+                condition=Q(**{f"{name}_current__gte": 0, f"{name}_current__lte": F(name)}),
+                name=f"character_{name}_current_within_rating",
+            )
+        )
+    return out
+
+
+class Character(models.Model):
+    class Kind(models.TextChoices):
+        PC = "pc", "Player character"
+        NPC = "npc", "Non-player character"
+
+    class Fate(models.TextChoices):
+        # R17: how the player ends the character's story.
+        DIES = "dies", "Dies"
+        RETIRES = "retires", "Retires"
+        GOES_MAD = "goes_mad", "Goes mad"
+        SETTLES_DOWN = "settles_down", "Settles down"
+        MOVES_ON = "moves_on", "Moves on"
+        OTHER = "other", "In their own words"
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
+    )
+    kind = models.CharField(max_length=3, choices=Kind.choices, default=Kind.PC)
+    # A player character's player; empty for non-player characters, which the Dealer runs.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+    )
+    name = models.CharField(max_length=120)
+    vocation = models.CharField(max_length=120, blank=True)
+    description = models.TextField(blank=True)
+    back_story = models.TextField(blank=True)
+
+    hand = models.PositiveSmallIntegerField(default=1)
+    hand_current = models.PositiveSmallIntegerField(default=1)
+    eye = models.PositiveSmallIntegerField(default=1)
+    eye_current = models.PositiveSmallIntegerField(default=1)
+    guts = models.PositiveSmallIntegerField(default=1)
+    guts_current = models.PositiveSmallIntegerField(default=1)
+    heart = models.PositiveSmallIntegerField(default=1)
+    heart_current = models.PositiveSmallIntegerField(default=1)
+
+    trait_1 = models.CharField("first trait", max_length=120, blank=True)
+    trait_2 = models.CharField("second trait", max_length=120, blank=True)
+
+    devil = models.TextField(blank=True, help_text="The dark past that haunts the character.")
+    # The Devil's standing rating; each session keeps its own (campaigns.DevilRating, R21).
+    devil_rating = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    # The running chip total. The ledger (ChipEntry) is the record; this counter exists so the
+    # database itself can refuse a negative balance, even under concurrent spends.
+    chips = models.PositiveIntegerField(default=0)
+
+    out_of_play = models.BooleanField(default=False)
+    fate = models.CharField(max_length=20, choices=Fate.choices, blank=True)
+    epitaph = models.TextField(blank=True)
+    left_play_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "name"]
+        constraints = [
+            *_attribute_constraints(),
+            models.CheckConstraint(condition=Q(chips__gte=0), name="character_chips_not_negative"),
+            models.CheckConstraint(
+                condition=Q(devil_rating__isnull=True)
+                | Q(devil_rating__gte=1, devil_rating__lte=3),
+                name="character_devil_rating_1_to_3",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="npc") | Q(player__isnull=False) | Q(out_of_play=True),
+                name="character_pc_has_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "characters:sheet", kwargs={"slug": self.campaign.slug, "character_id": self.pk}
+        )
+
+    @property
+    def is_pc(self) -> bool:
+        return self.kind == self.Kind.PC
+
+    @property
+    def is_important(self) -> bool:
+        """An NPC with a Devil is important: it gets its own hand (R12)."""
+        return bool(self.devil.strip())
+
+    def rating(self, attribute: str) -> int:
+        return int(getattr(self, attribute))
+
+    def current(self, attribute: str) -> int:
+        return int(getattr(self, f"{attribute}_current"))
+
+    @property
+    def attributes(self) -> list[dict[str, object]]:
+        """Rows for templates: name, label, suit, rating, current, difficulty taken."""
+        from characters.rules import ATTRIBUTE_SUITS
+
+        return [
+            {
+                "name": name,
+                "label": ATTRIBUTE_LABELS[name],
+                "suit": ATTRIBUTE_SUITS[name],
+                "rating": self.rating(name),
+                "current": self.current(name),
+                "difficulty": self.rating(name) - self.current(name),
+            }
+            for name in ATTRIBUTES
+        ]
+
+    @property
+    def road_to_hell_attributes(self) -> list[str]:
+        """R17: attributes at 0. Any one puts the character on their last leg."""
+        return [name for name in ATTRIBUTES if self.current(name) == 0]
+
+    @property
+    def status(self) -> str:
+        if self.out_of_play:
+            return "out"
+        if self.road_to_hell_attributes:
+            return "road"
+        return "active"
+
+    @property
+    def status_label(self) -> str:
+        if self.out_of_play:
+            return "Out of play"
+        zero = self.road_to_hell_attributes
+        if zero:
+            names = " and ".join(ATTRIBUTE_LABELS[a] for a in zero)
+            return f"On the Road to Hell ({names} at 0)"
+        return "Active"
+
+    @property
+    def traits(self) -> list[str]:
+        return [t for t in (self.trait_1, self.trait_2) if t]
+
+    @property
+    def knack_limit(self) -> int:
+        return max_knacks(self.hand, self.eye)
+
+
+class Knack(models.Model):
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="knacks")
+    name = models.CharField(max_length=80)
+    rating = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-rating", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "name"], name="knack_once_per_character"),
+            models.CheckConstraint(condition=Q(rating__gte=1, rating__lte=4), name="knack_1_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.rating}"
+
+
+class ChipEntry(models.Model):
+    """One row of a character's chip ledger (R15): every chip earned or spent, and why."""
+
+    class Reason(models.TextChoices):
+        STARTING = "starting", "Starting chips"
+        GRANT = "grant", "Dealer's grant"
+        STAKES = "stakes", "Stakes won"
+        DEALER_AWARD = "dealer_award", "Dealer's award"
+        EXTRA_CARD = "extra_card", "Extra card in the Deal"
+        EXTRA_DRAW = "extra_draw", "Extra card in the Draw"
+        FOLD = "fold", "Fold"
+        NARRATION_BID = "narration_bid", "Narration bid"
+        IMPROVE_ATTRIBUTE = "improve_attribute", "Improved an attribute"
+        IMPROVE_KNACK = "improve_knack", "Improved a knack"
+        NEW_KNACK = "new_knack", "Bought a new knack"
+        CORRECTION = "correction", "Correction"
+        IMPORTED = "imported", "Imported"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="chip_entries")
+    amount = models.IntegerField()
+    balance_after = models.PositiveIntegerField()
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    session = models.ForeignKey(
+        "campaigns.GameSession",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chip_entries",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "chip entries"
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="chip_entry_not_zero"),
+            models.CheckConstraint(
+                condition=Q(balance_after__gte=0), name="chip_entry_balance_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.get_reason_display()} ({self.character})"

@@ -1,0 +1,150 @@
+"""Writes to campaigns: creating one, invitations, seats at the table and the Dealer's role."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from campaigns.models import Campaign, GameSession, Invite, Membership, Note, hash_token
+
+INVITE_DAYS = 7
+
+
+class CampaignError(ValueError):
+    """The action is refused; the message says why in plain words."""
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "campaign"
+    slug, n = base, 2
+    while Campaign.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+def campaign_create(*, dealer: User, name: str, setting: str = "", pitch: str = "") -> Campaign:
+    """A new campaign, with its creator seated as the Dealer."""
+    name = " ".join(name.split())
+    if not name:
+        raise CampaignError("Give the campaign a name.")
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            name=name, slug=_unique_slug(name), setting=setting, pitch=pitch
+        )
+        Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
+    return campaign
+
+
+def invite_create(
+    *, campaign: Campaign, actor: User, label: str = "", days: int = INVITE_DAYS
+) -> tuple[Invite, str]:
+    """A single-use invitation link. Returns the invite and the raw token, which is shown once
+    and never stored (only its hash is)."""
+    token = secrets.token_urlsafe(24)
+    invite = Invite.objects.create(
+        campaign=campaign,
+        token_hash=hash_token(token),
+        label=label[:80],
+        created_by=actor,
+        expires_at=timezone.now() + timedelta(days=days),
+    )
+    return invite, token
+
+
+def invite_revoke(*, invite: Invite) -> Invite:
+    if invite.used_at:
+        raise CampaignError("That invitation has already been used.")
+    if not invite.revoked_at:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+    return invite
+
+
+def invite_lookup(token: str) -> Invite | None:
+    return Invite.objects.select_related("campaign").filter(token_hash=hash_token(token)).first()
+
+
+def invite_accept(*, token: str, user: User) -> Membership:
+    """Seat ``user`` at the invitation's campaign. Single use: the invite row is locked, so two
+    people following the same link at once cannot both get in."""
+    with transaction.atomic():
+        invite = (
+            Invite.objects.select_for_update()
+            .select_related("campaign")
+            .filter(token_hash=hash_token(token))
+            .first()
+        )
+        if invite is None:
+            raise CampaignError("That invitation link is not valid. Ask the Dealer for a new one.")
+        existing = Membership.objects.filter(campaign=invite.campaign, user=user).first()
+        if existing is not None:
+            return existing  # already seated: following the link again changes nothing
+        if invite.status == "revoked":
+            raise CampaignError("The Dealer has withdrawn that invitation.")
+        if invite.status == "used":
+            raise CampaignError("That invitation has already been used. Ask for a new one.")
+        if invite.status == "expired":
+            raise CampaignError("That invitation has expired. Ask the Dealer for a new one.")
+        invite.used_at = timezone.now()
+        invite.used_by = user
+        invite.save(update_fields=["used_at", "used_by"])
+        return Membership.objects.create(
+            campaign=invite.campaign, user=user, role=Membership.Role.PLAYER
+        )
+
+
+def member_remove(*, membership: Membership) -> None:
+    """Take a player's seat. Their characters stay in the campaign's records."""
+    if membership.is_dealer:
+        raise CampaignError("The Dealer cannot be removed; hand the Dealer role on first.")
+    membership.delete()
+
+
+def dealer_hand_over(*, campaign: Campaign, to_membership: Membership) -> Membership:
+    """Make another member the Dealer; the old Dealer stays on as a player."""
+    if to_membership.campaign_id != campaign.pk:
+        raise CampaignError("That person is not at this table.")
+    if to_membership.is_dealer:
+        return to_membership
+    with transaction.atomic():
+        list(Membership.objects.select_for_update().filter(campaign=campaign))
+        Membership.objects.filter(campaign=campaign, role=Membership.Role.DEALER).update(
+            role=Membership.Role.PLAYER
+        )
+        to_membership.role = Membership.Role.DEALER
+        to_membership.save(update_fields=["role"])
+    return to_membership
+
+
+def note_save(*, campaign: Campaign, title: str, body: str, note: Note | None = None) -> Note:
+    title = " ".join(title.split())
+    if not title:
+        raise CampaignError("Give the note a title.")
+    if note is None:
+        position = campaign.notes.count()
+        return Note.objects.create(campaign=campaign, title=title, body=body, position=position)
+    note.title, note.body = title, body
+    note.save(update_fields=["title", "body", "updated_at"])
+    return note
+
+
+def session_plan(
+    *, campaign: Campaign, date: datetime.date | None = None, notes: str = ""
+) -> GameSession:
+    """Add the next numbered session."""
+    with transaction.atomic():
+        last = (
+            GameSession.objects.select_for_update()
+            .filter(campaign=campaign)
+            .order_by("-number")
+            .first()
+        )
+        number = (last.number + 1) if last else 1
+        return GameSession.objects.create(campaign=campaign, number=number, date=date, notes=notes)

@@ -1,0 +1,295 @@
+"""Writes to characters: sheets, the chip ledger and spending chips outside conflicts (R15).
+
+Every function is keyword-only, runs in one transaction and raises a ``CharacterError`` (a
+``ValueError`` with a plain-words message) when the rules say no; nothing is half-written.
+Permission checks belong to the caller (the views use ``campaigns.access``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from campaigns.models import Campaign, GameSession
+from characters.models import Character, ChipEntry, Knack
+from characters.rules import (
+    ATTRIBUTE_LABELS,
+    ATTRIBUTE_MAX,
+    ATTRIBUTES,
+    KNACK_MAX,
+    NEW_KNACK_COST,
+    Problem,
+    attribute_improvement_cost,
+    check_sheet,
+    knack_improvement_cost,
+    max_knacks,
+)
+
+
+class CharacterError(ValueError):
+    """The rules refuse the change; ``problems`` lists each field's message, if several."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+
+
+class NotEnoughChips(CharacterError):
+    pass
+
+
+# --- The chip ledger -------------------------------------------------------------------------
+
+
+def chips_change(
+    *,
+    character_id: int,
+    amount: int,
+    reason: str,
+    actor: User | None = None,
+    note: str = "",
+    session: GameSession | None = None,
+) -> ChipEntry:
+    """Add (or, negative, take) chips and write the ledger row, under a row lock.
+
+    The lock serialises concurrent spends; the database's own check (chips ≥ 0) is the last
+    line: a balance can never go below zero.
+    """
+    if amount == 0:
+        raise CharacterError("A chip change must add or take at least one chip.")
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        balance = character.chips + amount
+        if balance < 0:
+            have = character.chips
+            raise NotEnoughChips(
+                f"{character.name} has {have} chip{'s' if have != 1 else ''}; this costs {-amount}."
+            )
+        try:
+            with transaction.atomic():
+                Character.objects.filter(pk=character_id).update(chips=F("chips") + amount)
+        except IntegrityError as error:  # pragma: no cover - the lock above prevents it
+            raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
+        return ChipEntry.objects.create(
+            character=character,
+            amount=amount,
+            balance_after=balance,
+            reason=reason,
+            note=note[:200],
+            actor=actor,
+            session=session,
+        )
+
+
+def chips_grant(
+    *,
+    character_id: int,
+    amount: int,
+    actor: User | None,
+    note: str = "",
+    reason: str = ChipEntry.Reason.GRANT,
+    session: GameSession | None = None,
+) -> ChipEntry:
+    """The Dealer gives chips (starting chips, rewards), with a reason."""
+    if amount < 1:
+        raise CharacterError("Grant at least one chip.")
+    return chips_change(
+        character_id=character_id,
+        amount=amount,
+        reason=reason,
+        actor=actor,
+        note=note,
+        session=session,
+    )
+
+
+def chip_totals(character: Character) -> dict[str, int]:
+    """Current, earned and spent, derived from the ledger (R15)."""
+    earned = spent = 0
+    for amount in character.chip_entries.values_list("amount", flat=True):
+        if amount > 0:
+            earned += amount
+        else:
+            spent -= amount
+    return {"current": earned - spent, "earned": earned, "spent": spent}
+
+
+# --- Spending chips outside conflicts (R15) ---------------------------------------------------
+
+
+def attribute_improve(*, character_id: int, attribute: str, actor: User | None) -> Character:
+    """Raise an attribute's rating by one for twice the new rating in chips (max 5). The
+    current value rises by the same amount (R29)."""
+    if attribute not in ATTRIBUTES:
+        raise CharacterError(f"There is no attribute called {attribute!r}.")
+    label = ATTRIBUTE_LABELS[attribute]
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        _refuse_if_out(character)
+        new = character.rating(attribute) + 1
+        if new > ATTRIBUTE_MAX:
+            raise CharacterError(f"{label} is already {ATTRIBUTE_MAX}, the highest it can go.")
+        cost = attribute_improvement_cost(new)
+        chips_change(
+            character_id=character.pk,
+            amount=-cost,
+            reason=ChipEntry.Reason.IMPROVE_ATTRIBUTE,
+            actor=actor,
+            note=f"{label} {new - 1} → {new}",
+        )
+        Character.objects.filter(pk=character.pk).update(
+            **{attribute: F(attribute) + 1, f"{attribute}_current": F(f"{attribute}_current") + 1}
+        )
+        character.refresh_from_db()
+        return character
+
+
+def knack_improve(*, knack_id: int, actor: User | None) -> Knack:
+    """Raise a knack by one for the new rating in chips (max 4)."""
+    with transaction.atomic():
+        knack = Knack.objects.select_for_update().select_related("character").get(pk=knack_id)
+        _refuse_if_out(knack.character)
+        new = knack.rating + 1
+        if new > KNACK_MAX:
+            raise CharacterError(f"{knack.name} is already {KNACK_MAX}, the highest a knack goes.")
+        chips_change(
+            character_id=knack.character_id,
+            amount=-knack_improvement_cost(new),
+            reason=ChipEntry.Reason.IMPROVE_KNACK,
+            actor=actor,
+            note=f"{knack.name} {new - 1} → {new}",
+        )
+        knack.rating = new
+        knack.save(update_fields=["rating"])
+        return knack
+
+
+def knack_buy(*, character_id: int, name: str, actor: User | None) -> Knack:
+    """Buy a new knack at 1 for two chips, within the knack limit."""
+    name = " ".join(name.split())
+    if not name:
+        raise CharacterError("Name the new knack.")
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        _refuse_if_out(character)
+        existing = list(character.knacks.values_list("name", flat=True))
+        if name.lower() in {n.lower() for n in existing}:
+            raise CharacterError(f"{character.name} already has {name}.")
+        limit = max_knacks(character.hand, character.eye)
+        if len(existing) >= limit:
+            raise CharacterError(
+                f"{character.name} already has {len(existing)} knacks, the most allowed "
+                f"(Hand + Eye, or 6 if higher)."
+            )
+        chips_change(
+            character_id=character.pk,
+            amount=-NEW_KNACK_COST,
+            reason=ChipEntry.Reason.NEW_KNACK,
+            actor=actor,
+            note=f"{name} 1",
+        )
+        return Knack.objects.create(character=character, name=name, rating=1)
+
+
+def _refuse_if_out(character: Character) -> None:
+    if character.out_of_play:
+        raise CharacterError(f"{character.name} has left play; the sheet is kept as it was.")
+
+
+# --- Sheets -----------------------------------------------------------------------------------
+
+
+def _sheet_problems(
+    *, is_pc: bool, data: Mapping[str, Any], knacks: Mapping[str, int]
+) -> tuple[Problem, ...]:
+    summary = check_sheet(
+        is_pc=is_pc,
+        ratings={name: int(data.get(name, 0)) for name in ATTRIBUTES},
+        traits=[data.get("trait_1", ""), data.get("trait_2", "")],
+        knacks=knacks,
+        devil=data.get("devil", ""),
+        devil_rating=data.get("devil_rating"),
+    )
+    return summary.problems
+
+
+SHEET_FIELDS = (
+    "name", "vocation", "description", "back_story", "trait_1", "trait_2", "devil", "devil_rating",
+)  # fmt: skip
+
+
+def character_create(
+    *,
+    campaign: Campaign,
+    kind: str,
+    player: User | None,
+    data: Mapping[str, Any],
+    knacks: Mapping[str, int],
+    currents: Mapping[str, int] | None = None,
+    check_rules: bool = True,
+) -> Character:
+    """Create a character from checked sheet data. Player characters follow R28; non-player
+    characters are free. ``currents`` (R29) default to the ratings."""
+    is_pc = kind == Character.Kind.PC
+    if not str(data.get("name", "")).strip():
+        raise CharacterError("Give the character a name.", [Problem("name", "A name is needed.")])
+    if check_rules:
+        problems = _sheet_problems(is_pc=is_pc, data=data, knacks=knacks)
+        if problems:
+            raise CharacterError("The sheet does not follow the rules yet.", problems)
+    if is_pc and player is None:
+        raise CharacterError("A player character needs a player.")
+    values = {field: data.get(field, "") for field in SHEET_FIELDS}
+    values["devil_rating"] = data.get("devil_rating") or None
+    for name in ATTRIBUTES:
+        values[name] = int(data.get(name, 0))
+        current = (currents or {}).get(name, values[name])
+        values[f"{name}_current"] = min(int(current), values[name])
+    with transaction.atomic():
+        character = Character.objects.create(
+            campaign=campaign, kind=kind, player=player if is_pc else None, **values
+        )
+        Knack.objects.bulk_create(
+            Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
+        )
+    return character
+
+
+def character_update(
+    *,
+    character_id: int,
+    data: Mapping[str, Any],
+    knacks: Mapping[str, int],
+    check_rules: bool = True,
+) -> Character:
+    """Rewrite a sheet (the editing form). Changing a rating keeps the Difficulty taken: the
+    current value moves with the rating (R29)."""
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        _refuse_if_out(character)
+        if not str(data.get("name", "")).strip():
+            raise CharacterError(
+                "Give the character a name.", [Problem("name", "A name is needed.")]
+            )
+        if check_rules:
+            problems = _sheet_problems(is_pc=character.is_pc, data=data, knacks=knacks)
+            if problems:
+                raise CharacterError("The sheet does not follow the rules yet.", problems)
+        for field in SHEET_FIELDS:
+            setattr(character, field, data.get(field, ""))
+        character.devil_rating = data.get("devil_rating") or None
+        for name in ATTRIBUTES:
+            taken = character.rating(name) - character.current(name)
+            new = int(data.get(name, 0))
+            setattr(character, name, new)
+            setattr(character, f"{name}_current", max(0, new - taken))
+        character.save()
+        character.knacks.all().delete()
+        Knack.objects.bulk_create(
+            Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
+        )
+        return character
