@@ -11,5 +11,9 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Campaign pages, all scoped by membership through campaigns.access.
+    path("", include("campaigns.urls")),
+    path("", include("characters.urls")),
+    path("", include("campaigns.exchange_urls")),
     path("admin/", admin.site.urls),
 ]

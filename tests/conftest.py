@@ -109,3 +109,66 @@ def client_as(client: Client) -> Callable[[Any], Client]:
         return client
 
     return log_in
+
+
+# --- A table ready to play ------------------------------------------------------------------
+# "Dry Gulch": the dealer runs it, player_a and player_b are seated, the outsider is not.
+# Each player has a legal player character (R28) and the Dealer an important NPC.
+
+
+@pytest.fixture
+def campaign(dealer: User, player_a: User, player_b: User) -> Any:
+    from campaigns.models import Membership
+    from campaigns.services import campaign_create
+
+    table = campaign_create(dealer=dealer, name="Dry Gulch", setting="Dry Gulch, Texas")
+    for player in (player_a, player_b):
+        Membership.objects.create(campaign=table, user=player, role=Membership.Role.PLAYER)
+    return table
+
+
+def _legal_pc(name: str) -> tuple[dict[str, Any], dict[str, int]]:
+    data = {
+        "name": name,
+        "vocation": "Drifter",
+        "hand": 4, "eye": 3, "guts": 3, "heart": 3,
+        "trait_1": "Quick as a rattler", "trait_2": "Stubborn as a mule",
+        "devil": "Ran from the war and never stopped running.",
+        "devil_rating": 2,
+    }  # fmt: skip
+    knacks = {"Shootin'": 4, "Ridin'": 3, "Drinkin'": 2, "Gamblin'": 2}
+    return data, knacks
+
+
+@pytest.fixture
+def pc_a(campaign: Any, player_a: User) -> Any:
+    from characters.services import character_create, chips_grant
+
+    data, knacks = _legal_pc("Abe Slade")
+    character = character_create(
+        campaign=campaign, kind="pc", player=player_a, data=data, knacks=knacks
+    )
+    chips_grant(character_id=character.pk, amount=3, actor=None, note="Starting chips")
+    character.refresh_from_db()
+    return character
+
+
+@pytest.fixture
+def pc_b(campaign: Any, player_b: User) -> Any:
+    from characters.services import character_create
+
+    data, knacks = _legal_pc("Bess Doyle")
+    return character_create(campaign=campaign, kind="pc", player=player_b, data=data, knacks=knacks)
+
+
+@pytest.fixture
+def npc(campaign: Any) -> Any:
+    from characters.services import character_create
+
+    data = {
+        "name": "Mayor Crane", "hand": 2, "eye": 3, "guts": 2, "heart": 4,
+        "devil": "Owns the town and fears losing it.", "devil_rating": 3,
+    }  # fmt: skip
+    return character_create(
+        campaign=campaign, kind="npc", player=None, data=data, knacks={"Politickin'": 3}
+    )
