@@ -54,6 +54,9 @@ class SheetSummary:
     knack_count: int
     knack_limit: int
     problems: tuple[Problem, ...]
+    # The point budgets: R28's 13 and 11, plus the points bought since with chips (R15).
+    attribute_budget: int = PC_ATTRIBUTE_POINTS
+    knack_budget: int = PC_KNACK_POINTS
 
     @property
     def ok(self) -> bool:
@@ -68,12 +71,20 @@ def check_sheet(
     knacks: Mapping[str, int],
     devil: str,
     devil_rating: int | None,
+    bought_attribute_points: int = 0,
+    bought_knack_points: int = 0,
 ) -> SheetSummary:
     """Check a character sheet against R28. Player characters: 13 points across the four
     attributes, each 1–5; exactly two traits; knacks rated 1–4 adding up to exactly 11, no more
     of them than max(Hand + Eye, 6); a Devil with a rating of 1–3. Non-player characters are
     free: attributes 0–5, traits and knacks optional, a Devil optional (with one they are
-    "important")."""
+    "important").
+
+    An existing player character may have bought points with chips since (R15): pass them as
+    ``bought_attribute_points`` / ``bought_knack_points`` and the totals must come to 13 and 11
+    plus those, so editing an improved sheet is not refused."""
+    attribute_budget = PC_ATTRIBUTE_POINTS + bought_attribute_points
+    knack_budget = PC_KNACK_POINTS + bought_knack_points
     problems: list[Problem] = []
     low = ATTRIBUTE_MIN_PC if is_pc else ATTRIBUTE_MIN_NPC
     for name in ATTRIBUTES:
@@ -86,13 +97,14 @@ def check_sheet(
                 why = ""
             problems.append(Problem(name, f"{label} must be from {low} to {ATTRIBUTE_MAX}{why}."))
     points = sum(ratings.get(name, 0) for name in ATTRIBUTES)
-    if is_pc and points != PC_ATTRIBUTE_POINTS:
-        more_or_less = "more" if points < PC_ATTRIBUTE_POINTS else "fewer"
-        gap = abs(PC_ATTRIBUTE_POINTS - points)
+    if is_pc and points != attribute_budget:
+        more_or_less = "more" if points < attribute_budget else "fewer"
+        gap = abs(attribute_budget - points)
         problems.append(
             Problem(
                 "attributes",
-                f"Hand, Eye, Guts and Heart must add up to {PC_ATTRIBUTE_POINTS}; they add up "
+                f"Hand, Eye, Guts and Heart must add up to {attribute_budget}"
+                f"{_bought(bought_attribute_points)}; they add up "
                 f"to {points}. Spend {gap} {more_or_less} point{'s' if gap != 1 else ''}.",
             )
         )
@@ -123,11 +135,12 @@ def check_sheet(
                 f"{len(knacks)}.",
             )
         )
-    if is_pc and knack_points != PC_KNACK_POINTS:
+    if is_pc and knack_points != knack_budget:
         problems.append(
             Problem(
                 "knacks",
-                f"Knack ratings must add up to {PC_KNACK_POINTS}; they add up to {knack_points}.",
+                f"Knack ratings must add up to {knack_budget}{_bought(bought_knack_points)}; "
+                f"they add up to {knack_points}.",
             )
         )
 
@@ -140,10 +153,16 @@ def check_sheet(
             )
     return SheetSummary(
         attribute_points=points,
-        attribute_points_left=PC_ATTRIBUTE_POINTS - points,
+        attribute_points_left=attribute_budget - points,
         knack_points=knack_points,
-        knack_points_left=PC_KNACK_POINTS - knack_points,
+        knack_points_left=knack_budget - knack_points,
         knack_count=len(knacks),
         knack_limit=limit,
         problems=tuple(problems),
+        attribute_budget=attribute_budget,
+        knack_budget=knack_budget,
     )
+
+
+def _bought(points: int) -> str:
+    return f" (with {points} bought with chips)" if points else ""

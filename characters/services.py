@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from campaigns.models import Campaign, GameSession
 from characters.models import Character, ChipEntry, Knack
@@ -28,6 +29,7 @@ from characters.rules import (
     knack_improvement_cost,
     max_knacks,
 )
+from characters.selectors import bought_points
 
 
 class CharacterError(ValueError):
@@ -204,7 +206,11 @@ def _refuse_if_out(character: Character) -> None:
 
 
 def _sheet_problems(
-    *, is_pc: bool, data: Mapping[str, Any], knacks: Mapping[str, int]
+    *,
+    is_pc: bool,
+    data: Mapping[str, Any],
+    knacks: Mapping[str, int],
+    bought: tuple[int, int] = (0, 0),
 ) -> tuple[Problem, ...]:
     summary = check_sheet(
         is_pc=is_pc,
@@ -213,6 +219,8 @@ def _sheet_problems(
         knacks=knacks,
         devil=data.get("devil", ""),
         devil_rating=data.get("devil_rating"),
+        bought_attribute_points=bought[0],
+        bought_knack_points=bought[1],
     )
     return summary.problems
 
@@ -265,9 +273,14 @@ def character_update(
     data: Mapping[str, Any],
     knacks: Mapping[str, int],
     check_rules: bool = True,
+    currents: Mapping[str, int] | None = None,
 ) -> Character:
     """Rewrite a sheet (the editing form). Changing a rating keeps the Difficulty taken: the
-    current value moves with the rating (R29)."""
+    current value moves with the rating (R29). ``currents`` sets the current values outright
+    (the Dealer editing a non-player character); each is kept within 0 and its rating.
+
+    A player character's point totals are R28's 13 and 11 plus whatever its player has bought
+    with chips since (R15), so an improved sheet can still be edited."""
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
@@ -276,7 +289,10 @@ def character_update(
                 "Give the character a name.", [Problem("name", "A name is needed.")]
             )
         if check_rules:
-            problems = _sheet_problems(is_pc=character.is_pc, data=data, knacks=knacks)
+            bought = bought_points(character.pk) if character.is_pc else (0, 0)
+            problems = _sheet_problems(
+                is_pc=character.is_pc, data=data, knacks=knacks, bought=bought
+            )
             if problems:
                 raise CharacterError("The sheet does not follow the rules yet.", problems)
         for field in SHEET_FIELDS:
@@ -286,10 +302,49 @@ def character_update(
             taken = character.rating(name) - character.current(name)
             new = int(data.get(name, 0))
             setattr(character, name, new)
-            setattr(character, f"{name}_current", max(0, new - taken))
+            if currents is not None and name in currents:
+                setattr(character, f"{name}_current", max(0, min(int(currents[name]), new)))
+            else:
+                setattr(character, f"{name}_current", max(0, new - taken))
         character.save()
         character.knacks.all().delete()
         Knack.objects.bulk_create(
             Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
         )
+        return character
+
+
+# --- Leaving play (R17) ------------------------------------------------------------------------
+
+
+def character_leave_play(
+    *, character_id: int, fate: str, epitaph: str, actor: User | None
+) -> Character:
+    """R17: a character on the Road to Hell (an attribute at 0) leaves play; the player writes
+    the end: a fate (dies, retires, goes mad, settles down, moves on, or their own words) and an
+    epitaph. The sheet is kept, read-only. ``actor`` is who wrote it (the caller checks that
+    they may)."""
+    epitaph = epitaph.strip()
+    if fate not in Character.Fate.values:
+        raise CharacterError(
+            "Choose how the story ends.", [Problem("fate", "Choose one of the fates.")]
+        )
+    if not epitaph:
+        raise CharacterError(
+            "Write the epitaph.",
+            [Problem("epitaph", "Write a few words for the headstone, or the last word.")],
+        )
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        _refuse_if_out(character)
+        if not character.road_to_hell_attributes:
+            raise CharacterError(
+                f"{character.name} is not on the Road to Hell: a character leaves play only "
+                "once an attribute is at 0."
+            )
+        character.out_of_play = True
+        character.fate = fate
+        character.epitaph = epitaph
+        character.left_play_at = timezone.now()
+        character.save(update_fields=["out_of_play", "fate", "epitaph", "left_play_at"])
         return character
