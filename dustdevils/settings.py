@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -248,6 +249,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "campaigns",
     "characters",
     "conflicts",
@@ -263,6 +265,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dustdevils.urls"
@@ -342,6 +346,25 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# django-axes first: it refuses a locked-out username+IP before any password is checked.
+# It needs the request, so authenticate() must get one (``client.login`` in a test needs
+# ``request=HttpRequest()``; ``force_login`` skips the backends and is unaffected).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins: 5 tries per username from one address, then 15 minutes' cool-off. Locking by
+# the pair (not the username alone) keeps a stranger from locking a player out of their table.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "dustdevils.accounts.views.locked_out"
+# Behind a TLS proxy every request comes from the proxy's address: count the client's instead
+# (the address the proxy appended to X-Forwarded-For), or one stranger could lock anyone out.
+if env_bool("BEHIND_PROXY", False):
+    AXES_CLIENT_IP_CALLABLE = "dustdevils.accounts.client_ip.behind_proxy"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC") or "UTC"

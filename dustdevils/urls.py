@@ -10,7 +10,7 @@ from dustdevils import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("dustdevils.accounts.urls")),
     # Campaign pages, all scoped by membership through campaigns.access.
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
