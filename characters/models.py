@@ -225,6 +225,13 @@ class ChipEntry(models.Model):
         blank=True,
         related_name="chip_entries",
     )
+    conflict = models.ForeignKey(
+        "conflicts.Conflict",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chip_entries",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,6 +30,7 @@ from characters.rules import (
     max_knacks,
 )
 from characters.selectors import bought_points
+from conflicts.models import Conflict
 
 
 class CharacterError(ValueError):
@@ -55,6 +56,7 @@ def chips_change(
     actor: User | None = None,
     note: str = "",
     session: GameSession | None = None,
+    conflict: Conflict | None = None,
 ) -> ChipEntry:
     """Add (or, negative, take) chips and write the ledger row, under a row lock.
 
@@ -84,6 +86,7 @@ def chips_change(
             note=note[:200],
             actor=actor,
             session=session,
+            conflict=conflict,
         )
 
 

@@ -1,3 +1,111 @@
+"""Conflicts at the table: the engine's state in one row, who plays which hand, and the timeline."""
+
 from __future__ import annotations
 
-# Models arrive with their features; this app has none yet.
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class Conflict(models.Model):
+    """One Deal to its resolution. ``state`` is the engine's state (conflicts.engine.serial);
+    every move locks this row, checks ``version`` and bumps it."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="conflicts"
+    )
+    session = models.ForeignKey(
+        "campaigns.GameSession",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="conflicts",
+    )
+    title = models.CharField(max_length=160)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries
+    previous = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="continued_by"
+    )  # R20: "Deal again"
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(auto_now=True)
+    abandoned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "conflicts:detail", kwargs={"slug": self.campaign.slug, "conflict_id": self.pk}
+        )
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in ("done", "folded")
+
+
+class Seat(models.Model):
+    """A hand in a conflict (the engine's ``pid``) and the character behind it, if any."""
+
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="seats")
+    pid = models.CharField(max_length=20)
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    goal = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["conflict", "pid"], name="seat_pid_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pid} in {self.conflict}"
+
+
+class Event(models.Model):
+    """The conflict's timeline: every step, who did it, what was revealed when."""
+
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["conflict", "seq"], name="event_seq_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class MoveKey(models.Model):
+    """An idempotency key: a repeated submit (a double click) is recognised and changes nothing."""
+
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["conflict", "key"], name="move_key_once"),
+            models.CheckConstraint(condition=~Q(key=""), name="move_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

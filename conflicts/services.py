@@ -1,0 +1,279 @@
+"""Writes to conflicts: set-up, and every table move (DESIGN.md, "The shape of a table action").
+
+``conflict_move`` is the one way a move reaches a conflict: in one transaction it locks the row,
+recognises a repeated submit (idempotency key) and a stale form (version), checks who may make
+the move, applies it with the engine, writes the chips to the ledger, saves the new state with
+``version + 1``, appends the timeline and, on commit, tells the live layer the table moved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+
+from campaigns.models import Campaign, GameSession, Membership
+from characters.models import Character
+from characters.rules import ATTRIBUTES
+from characters.services import CharacterError, chips_change
+from conflicts.engine import conflict as engine
+from conflicts.engine.cards import new_salt, system_rng
+from conflicts.engine.serial import state_from_data, state_to_data
+from conflicts.models import Conflict, Event, MoveKey, Seat
+
+DEALER_MOVES = (
+    engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
+    engine.Call, engine.Reveal, engine.CloseBids, engine.OverrideDifficulty, engine.Finish,
+)  # fmt: skip
+
+
+class ConflictError(ValueError):
+    """A move the table refuses, in plain words; nothing was changed."""
+
+
+class StaleMove(ConflictError):
+    """The form was made for an older version of the table."""
+
+
+@dataclass(frozen=True)
+class HandSpec:
+    """A hand to seat: a character (PC or important NPC), or a Dealer's stud hand."""
+
+    character: Character | None = None
+    stud_size: int = 0
+    stud_name: str = "The Dealer's stud"
+    side: str | None = None
+    goal: str = ""
+
+
+def pid_of(character: Character) -> str:
+    return f"c{character.pk}"
+
+
+def _participant(spec: HandSpec, index: int) -> tuple[engine.Participant, Character | None]:
+    character = spec.character
+    if character is None:
+        pid = "stud" if index == 0 else f"stud{index + 1}"
+        side = spec.side or "dealer"
+        return (
+            engine.Participant(
+                pid, spec.stud_name, engine.Kind.STUD, side=side, stud_size=spec.stud_size
+            ),
+            None,
+        )
+    if character.out_of_play:
+        raise ConflictError(f"{character.name} has left play.")
+    kind = engine.Kind.PC if character.is_pc else engine.Kind.NPC
+    if kind == engine.Kind.NPC and not character.is_important:
+        raise ConflictError(
+            f"{character.name} has no Devil: minor characters go in the Dealer's stud hand (R12)."
+        )
+    side = spec.side or ("players" if kind == engine.Kind.PC else "dealer")
+    return (
+        engine.Participant(
+            pid_of(character),
+            character.name,
+            kind,
+            side=side,
+            currents={a: character.current(a) for a in ATTRIBUTES},
+            devil_rating=character.devil_rating or 0,
+        ),
+        character,
+    )
+
+
+def conflict_create(
+    *,
+    campaign: Campaign,
+    actor: User,
+    title: str,
+    hands: Sequence[HandSpec],
+    stakes: int = 0,
+    session: GameSession | None = None,
+    recovery: tuple[Character, int] | None = None,
+    previous: Conflict | None = None,
+    winner_bonus_pids: Sequence[str] = (),
+) -> Conflict:
+    """Set up a conflict (the Dealer's first step). Characters must belong to the campaign."""
+    title = " ".join(title.split())
+    if not title:
+        raise ConflictError("Give the conflict a title, e.g. “The posse at the canyon”.")
+    participants: list[engine.Participant] = []
+    seats: list[tuple[str, Character | None, str]] = []
+    studs = 0
+    for spec in hands:
+        if spec.character is not None and spec.character.campaign_id != campaign.pk:
+            raise ConflictError("Every character must belong to this campaign.")
+        participant, character = _participant(spec, studs if spec.character is None else 0)
+        if character is None:
+            studs += 1
+        if participant.pid in winner_bonus_pids:
+            participant = engine.Participant(
+                **{**participant.__dict__, "winner_bonus": 1}  # R11 house rule
+            )
+        participants.append(participant)
+        seats.append((participant.pid, character, spec.goal))
+    recovery_key = (pid_of(recovery[0]), recovery[1]) if recovery else None
+    try:
+        state = engine.new_conflict(participants, stakes=stakes, recovery=recovery_key)
+    except engine.IllegalMove as error:
+        raise ConflictError(str(error)) from error
+    with transaction.atomic():
+        conflict = Conflict.objects.create(
+            campaign=campaign,
+            session=session,
+            title=title,
+            state=state_to_data(state),
+            phase=state.phase.value,
+            previous=previous,
+            created_by=actor,
+        )
+        Seat.objects.bulk_create(
+            Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
+            for pid, character, goal in seats
+        )
+        Event.objects.create(
+            conflict=conflict,
+            seq=1,
+            version=0,
+            actor=actor,
+            text=f"The Dealer sets up “{title}”"
+            + (f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."),
+        )
+    return conflict
+
+
+def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
+    """The hands this member plays: a player their own characters; the Dealer every NPC and
+    stud hand."""
+    out = set()
+    for seat in conflict.seats.select_related("character"):
+        character = seat.character
+        if (membership.is_dealer and (character is None or not character.is_pc)) or (
+            character is not None and character.is_pc and character.player_id == membership.user_id
+        ):
+            out.add(seat.pid)
+    return out
+
+
+def _check_may(move: engine.Move, conflict: Conflict, membership: Membership) -> None:
+    if isinstance(move, DEALER_MOVES):
+        if not membership.is_dealer:
+            raise ConflictError("Only the Dealer can do that.")
+        return
+    pid = getattr(move, "pid", None)
+    if pid is None or pid not in controlled_pids(conflict, membership):
+        raise ConflictError("That is not your hand to play.")
+
+
+def conflict_move(
+    *,
+    conflict_id: int,
+    membership: Membership,
+    move: engine.Move,
+    version: int | None,
+    key: str = "",
+    rng: random.Random | None = None,
+) -> Conflict:
+    """Apply one move (see the module docstring). Raises ``ConflictError`` with a plain message
+    (and changes nothing) when the move is refused; returns the conflict unchanged for a
+    repeated submit."""
+    with transaction.atomic():
+        conflict = (
+            Conflict.objects.select_for_update()
+            .select_related("campaign", "session")
+            .get(pk=conflict_id, campaign_id=membership.campaign_id)
+        )
+        if key and MoveKey.objects.filter(conflict=conflict, key=key).exists():
+            return conflict  # a double click: the first submit already did it
+        if version is not None and version != conflict.version:
+            raise StaleMove("The table has moved on since that page was loaded; here it is now.")
+        _check_may(move, conflict, membership)
+        if isinstance(move, engine.Deal) and not move.salt:
+            move = engine.Deal(salt=new_salt())
+        state = state_from_data(conflict.state)
+        try:
+            outcome = engine.apply(state, move, rng or system_rng())
+        except engine.IllegalMove as error:
+            raise ConflictError(str(error)) from error
+        seats = {s.pid: s for s in conflict.seats.select_related("character")}
+        for chip in outcome.chips:
+            seat = seats[chip.pid]
+            assert seat.character is not None
+            try:
+                chips_change(
+                    character_id=seat.character.pk,
+                    amount=chip.amount,
+                    reason=chip.reason,
+                    actor=membership.user,
+                    note=conflict.title,
+                    session=conflict.session,
+                    conflict=conflict,
+                )
+            except CharacterError as error:  # not enough chips: the whole move is refused
+                raise ConflictError(str(error)) from error
+        if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
+            _apply_results(outcome.state, seats)
+        conflict.state = state_to_data(outcome.state)
+        conflict.phase = outcome.state.phase.value
+        conflict.version += 1
+        conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
+        seq = Event.objects.filter(conflict=conflict).count()
+        Event.objects.bulk_create(
+            Event(
+                conflict=conflict,
+                seq=seq + i,
+                version=conflict.version,
+                actor=membership.user,
+                text=text,
+            )
+            for i, text in enumerate(outcome.events, start=1)
+        )
+        if key:
+            MoveKey.objects.create(conflict=conflict, key=key[:64])
+        if conflict.session_id:
+            GameSession.objects.filter(pk=conflict.session_id).update(
+                last_activity_at=conflict.last_move_at
+            )
+        _publish_on_commit(conflict)
+    return conflict
+
+
+def _apply_results(state: engine.ConflictState, seats: Mapping[str, Seat]) -> None:
+    """The conflict is over: Difficulty taken (R9), a won recovery (R22)."""
+    for pid, losses in engine.attribute_losses(state).items():
+        character = seats[pid].character
+        if character is None or not losses:
+            continue
+        Character.objects.filter(pk=character.pk).update(
+            **{f"{a}_current": Greatest(F(f"{a}_current") - n, 0) for a, n in losses.items()}
+        )
+    if engine.recovery_won(state) and state.recovery is not None:
+        pid, points = state.recovery
+        character = seats[pid].character
+        if character is not None:
+            character.refresh_from_db()
+            # The points go back where the most Difficulty was taken; an attribute at 0 does
+            # not recover (R17, R22).
+            for _ in range(points):
+                hurt = [
+                    a for a in ATTRIBUTES
+                    if 0 < character.current(a) < character.rating(a)
+                ]  # fmt: skip
+                if not hurt:
+                    break
+                worst = max(hurt, key=lambda a: character.rating(a) - character.current(a))
+                setattr(character, f"{worst}_current", character.current(worst) + 1)
+            character.save(update_fields=[f"{a}_current" for a in ATTRIBUTES])
+
+
+def _publish_on_commit(conflict: Conflict) -> None:
+    from campaigns import live
+
+    table, version = f"conflict-{conflict.pk}", conflict.version
+    transaction.on_commit(lambda: live.publish(table, version))
