@@ -15,5 +15,6 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
     path("", include("campaigns.exchange_urls")),
+    path("", include("conflicts.urls")),
     path("admin/", admin.site.urls),
 ]
