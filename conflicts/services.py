@@ -185,7 +185,7 @@ def conflict_move(
     repeated submit."""
     with transaction.atomic():
         conflict = (
-            Conflict.objects.select_for_update()
+            Conflict.objects.select_for_update(of=("self",))
             .select_related("campaign", "session")
             .get(pk=conflict_id, campaign_id=membership.campaign_id)
         )

@@ -1,0 +1,119 @@
+"""Moves racing each other on real PostgreSQL: the conflict row is locked for every move, a
+stale form or a repeated submit changes nothing (DESIGN.md, "The shape of a table action")."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from campaigns.models import Membership
+from characters.models import ChipEntry
+from conflicts.engine import conflict as engine
+from conflicts.models import Conflict, Event
+from conflicts.services import ConflictError, HandSpec, conflict_create, conflict_move
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def race(workers: int, job: Callable[[int], object]) -> list[object]:
+    """Run ``job(i)`` in ``workers`` threads released at once; collect results or errors."""
+    barrier = threading.Barrier(workers)
+    results: list[object] = [None] * workers
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = job(i)
+        except Exception as error:  # noqa: BLE001 — the race's outcome is what we test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return results
+
+
+@pytest.fixture
+def table(campaign: Any, dealer: Any, pc_a: Any, pc_b: Any) -> Conflict:
+    return conflict_create(
+        campaign=campaign,
+        actor=dealer,
+        title="Showdown on Main Street",
+        hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
+    )
+
+
+def test_it_applies_a_double_click_once(
+    table: Conflict, campaign: Any, player_a: Any, pc_a: Any
+) -> None:
+    seat = Membership.objects.get(user=player_a, campaign=campaign)
+    move = engine.SpendExtraCard(f"c{pc_a.pk}")
+    results = race(
+        6,
+        lambda i: conflict_move(
+            conflict_id=table.pk, membership=seat, move=move, version=0, key="same-click"
+        ),
+    )
+    assert not [r for r in results if isinstance(r, Exception)]
+    table.refresh_from_db()
+    assert table.version == 1
+    assert ChipEntry.objects.filter(conflict=table).count() == 1  # one chip, not six
+
+
+def test_it_lets_one_of_many_moves_on_the_same_version_through(
+    table: Conflict, campaign: Any, dealer: Any, pc_a: Any, pc_b: Any
+) -> None:
+    seat = Membership.objects.get(user=dealer, campaign=campaign)
+    pids = [f"c{pc_a.pk}", f"c{pc_b.pk}"] * 3
+    results = race(
+        6,
+        lambda i: conflict_move(
+            conflict_id=table.pk,
+            membership=seat,
+            move=engine.Approve(pids[i], ("hand", "eye")),
+            version=0,
+            key=f"k{i}",
+        ),
+    )
+    stale = [r for r in results if isinstance(r, ConflictError)]
+    assert len(stale) == 5
+    table.refresh_from_db()
+    assert table.version == 1
+
+
+def test_it_serialises_moves_without_losing_one(
+    table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any
+) -> None:
+    from characters.services import chips_grant
+
+    chips_grant(character_id=pc_b.pk, amount=2, actor=None)
+    seats = {
+        f"c{pc_a.pk}": Membership.objects.get(user=player_a, campaign=campaign),
+        f"c{pc_b.pk}": Membership.objects.get(user=player_b, campaign=campaign),
+    }
+    jobs = [(pid, kind) for pid in seats for kind in ("propose", "extra")]
+
+    def job(i: int) -> object:
+        pid, kind = jobs[i]
+        move: engine.Move = (
+            engine.Propose(pid, ("hand", "guts"))
+            if kind == "propose"
+            else engine.SpendExtraCard(pid)
+        )
+        return conflict_move(conflict_id=table.pk, membership=seats[pid], move=move, version=None)
+
+    results = race(len(jobs), job)
+    assert not [r for r in results if isinstance(r, Exception)]
+    table.refresh_from_db()
+    assert table.version == len(jobs)
+    seqs = list(Event.objects.filter(conflict=table).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert ChipEntry.objects.filter(conflict=table, reason="extra_card").count() == 2
