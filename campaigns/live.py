@@ -1,31 +1,68 @@
 """Live updates: "table T is now at version v", and nothing else — no card ever travels here.
 
 Each open screen re-renders its own fragments from the database when its table moves, through
-the one per-viewer view (R10). This module is the in-process broadcaster of the embedded default;
-the Server-Sent Events stream and the Redis pub/sub fan-out build on the same two calls.
+the one per-viewer view (R10). Two broadcasters, one interface:
+
+* in-process (the embedded default): ``publish`` hands the version straight to this process's
+  waiting streams;
+* Redis (``REDIS_URL``): ``publish`` sends it on a Redis channel; each process runs ONE
+  subscriber that fans the versions out to its own streams, so a move made on one uvicorn
+  process reaches a player whose stream is on another.
+
+``updates(table)`` is what a stream awaits. If Redis goes away the subscriber keeps retrying
+(``redis_healthy()`` says so, and the streams fall back to their slow poll) and resumes when
+Redis returns.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "dd:table:"
 Listener = Callable[[str, int], None]
 
 _lock = threading.Lock()
 _listeners: set[Listener] = set()
 _latest: dict[str, int] = {}
+_queues: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+_subscriber: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+_redis_state = {"healthy": True}
 
 
 def publish(table: str, version: int) -> None:
     """Announce that ``table`` is now at ``version`` (called on commit of a move)."""
+    if settings.BROADCASTER == "redis":
+        try:
+            _sync_redis().publish(CHANNEL_PREFIX + table, str(version))
+            return
+        except Exception as error:  # noqa: BLE001 — an outage must not fail the move
+            log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
+            _redis_state["healthy"] = False
+    deliver(table, version)
+
+
+def deliver(table: str, version: int) -> None:
+    """Hand a version to this process's listeners and waiting streams."""
     with _lock:
         if version <= _latest.get(table, -1):
             return
         _latest[table] = version
         listeners = list(_listeners)
+        waiting = list(_queues.get(table, ()))
     for listener in listeners:
         listener(table, version)
+    for loop, queue in waiting:
+        with contextlib.suppress(RuntimeError):  # that stream's loop has closed
+            loop.call_soon_threadsafe(queue.put_nowait, version)
 
 
 def latest(table: str) -> int | None:
@@ -34,7 +71,7 @@ def latest(table: str) -> int | None:
 
 
 def subscribe(listener: Listener) -> Callable[[], None]:
-    """Call ``listener(table, version)`` on every publish; returns the unsubscribe function."""
+    """Call ``listener(table, version)`` on every delivery; returns the unsubscribe function."""
     with _lock:
         _listeners.add(listener)
 
@@ -43,3 +80,78 @@ def subscribe(listener: Listener) -> Callable[[], None]:
             _listeners.discard(listener)
 
     return unsubscribe
+
+
+def redis_healthy() -> bool:
+    return settings.BROADCASTER != "redis" or _redis_state["healthy"]
+
+
+async def updates(table: str) -> AsyncIterator[int]:
+    """The versions ``table`` moves to, as they are announced, for as long as you listen."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    entry = (loop, queue)
+    with _lock:
+        _queues.setdefault(table, set()).add(entry)
+    if settings.BROADCASTER == "redis":
+        _ensure_subscriber(loop)
+    try:
+        while True:
+            yield await queue.get()
+    finally:
+        with _lock:
+            _queues.get(table, set()).discard(entry)
+
+
+def _ensure_subscriber(loop: asyncio.AbstractEventLoop) -> None:
+    task = _subscriber.get(loop)
+    if task is None or task.done():
+        _subscriber[loop] = loop.create_task(_redis_subscriber())
+
+
+async def _redis_subscriber() -> None:
+    """One per process (per event loop): Redis channel → this process's streams. Retries with
+    backoff while Redis is away."""
+    import redis.asyncio as aioredis
+
+    delay = 0.5
+    while True:
+        client: Any = None
+        try:
+            client = aioredis.from_url(settings.REDIS_URL)
+            pubsub = client.pubsub()
+            await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+            _redis_state["healthy"] = True
+            delay = 0.5
+            async for message in pubsub.listen():
+                if message.get("type") != "pmessage":
+                    continue
+                channel = message["channel"].decode()
+                deliver(channel.removeprefix(CHANNEL_PREFIX), int(message["data"]))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 — keep trying until Redis is back
+            if _redis_state["healthy"]:
+                log.warning("live: Redis subscriber lost (%s); retrying", error)
+            _redis_state["healthy"] = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+        finally:
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+
+_sync_client: dict[str, Any] = {}
+
+
+def _sync_redis() -> Any:
+    import redis
+
+    client = _sync_client.get(settings.REDIS_URL)
+    if client is None:
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1
+        )
+        _sync_client[settings.REDIS_URL] = client
+    return client
