@@ -5,13 +5,26 @@ from __future__ import annotations
 import datetime
 import secrets
 from datetime import timedelta
+from importlib import import_module
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from campaigns.models import Campaign, GameSession, Invite, Membership, Note, hash_token
+from campaigns.models import (
+    Campaign,
+    DevilRating,
+    GameSession,
+    Invite,
+    Membership,
+    Note,
+    WantedLink,
+    hash_token,
+)
+from characters.models import Character
 
 INVITE_DAYS = 7
 
@@ -148,3 +161,132 @@ def session_plan(
         )
         number = (last.number + 1) if last else 1
         return GameSession.objects.create(campaign=campaign, number=number, date=date, notes=notes)
+
+
+# --- Starting a campaign -----------------------------------------------------------------------
+
+# Ready-made situations a new campaign can start from: key -> label shown in the form.
+STARTERS = {"hanged_man": "The Hanged Man (Last Oak, Kansas)"}
+
+
+def _starters() -> Any:
+    """The starters module, looked up when needed: it is written separately, and the rest of
+    the app works without it."""
+    try:
+        return import_module("campaigns.starters")
+    except ModuleNotFoundError as error:
+        if error.name != "campaigns.starters":
+            raise  # the module is there but is broken: that is a bug to see, not to hide
+        raise CampaignError(
+            "The Hanged Man is not installed on this table yet. "
+            "Start an empty campaign instead, or try again later."
+        ) from None
+
+
+def campaign_start(
+    *, dealer: User, name: str, setting: str, pitch: str, starter: str | None
+) -> Campaign:
+    """A new campaign with ``dealer`` seated as the Dealer, filled from a starter if one is
+    chosen. All or nothing: if the starter fails, no campaign is left behind."""
+    if starter and starter not in STARTERS:
+        raise CampaignError("There is no such starting situation.")
+    with transaction.atomic():
+        campaign = campaign_create(dealer=dealer, name=name, setting=setting, pitch=pitch)
+        if starter == "hanged_man":
+            _starters().load_hanged_man(campaign=campaign)
+    return campaign
+
+
+# --- Dealer prep: notes and Wanted! links --------------------------------------------------------
+
+
+def note_delete(*, note: Note) -> None:
+    note.delete()
+
+
+def note_move(*, note: Note, direction: str) -> Note:
+    """Move a note one place up or down the Dealer's list."""
+    if direction not in {"up", "down"}:
+        raise CampaignError("A note moves up or down.")
+    with transaction.atomic():
+        notes = list(Note.objects.select_for_update().filter(campaign_id=note.campaign_id))
+        index = next(i for i, n in enumerate(notes) if n.pk == note.pk)
+        other = index - 1 if direction == "up" else index + 1
+        if 0 <= other < len(notes):
+            notes[index], notes[other] = notes[other], notes[index]
+        # Renumber the whole list: positions may have gaps or ties after deletions.
+        for position, each in enumerate(notes):
+            if each.position != position:
+                each.position = position
+                each.save(update_fields=["position"])
+    note.refresh_from_db()
+    return note
+
+
+def wanted_link_save(
+    *,
+    campaign: Campaign,
+    npc: Character,
+    pc: Character,
+    devil_touched: str = "",
+    notes: str = "",
+    link: WantedLink | None = None,
+) -> WantedLink:
+    """Tie a non-player character to a player character's Devil (WANTED!, RAW DEALER)."""
+    if npc.campaign_id != campaign.pk or npc.is_pc:
+        raise CampaignError("Pick a non-player character of this campaign.")
+    if pc.campaign_id != campaign.pk or not pc.is_pc:
+        raise CampaignError("Pick a player character of this campaign.")
+    clash = WantedLink.objects.filter(npc=npc, pc=pc)
+    if link is not None:
+        clash = clash.exclude(pk=link.pk)
+    if clash.exists():
+        raise CampaignError(f"{npc.name} and {pc.name} are already linked: edit that link.")
+    if link is None:
+        link = WantedLink(campaign=campaign)
+    link.npc, link.pc = npc, pc
+    link.devil_touched, link.notes = devil_touched.strip(), notes.strip()
+    link.save()
+    return link
+
+
+def wanted_link_delete(*, link: WantedLink) -> None:
+    link.delete()
+
+
+# --- Sessions: Devil ratings (R21) ----------------------------------------------------------------
+
+
+class NotYourCharacter(PermissionDenied):
+    """A player tried to set the Devil rating of a character that is not theirs."""
+
+
+def devil_rating_set(
+    *, session: GameSession, character: Character, rating: int, actor: User
+) -> DevilRating:
+    """R21: each player sets their own character's Devil rating (1–3) for the session; the
+    Dealer sets the non-player characters' and may set anyone's."""
+    if character.campaign_id != session.campaign_id:
+        raise CampaignError(f"{character.name} is not in this campaign.")
+    seat = Membership.objects.filter(campaign_id=session.campaign_id, user=actor).first()
+    is_dealer = seat is not None and seat.is_dealer
+    if not is_dealer and not (seat and character.is_pc and character.player_id == actor.pk):
+        who = "player character" if character.is_pc else "non-player character"
+        raise NotYourCharacter(
+            f"{character.name} is not your character: only their player or the Dealer can set "
+            f"a {who}'s Devil rating."
+        )
+    if rating not in (1, 2, 3):
+        raise CampaignError(f"A Devil rating is 1, 2 or 3 (R21), not {rating}.")
+    if character.out_of_play:
+        raise CampaignError(f"{character.name} is out of play.")
+    if not character.is_pc and not character.is_important:
+        raise CampaignError(f"{character.name} has no Devil to rate.")
+    if session.status == GameSession.Status.ENDED:
+        raise CampaignError(
+            f"Session {session.number} has ended; its Devil ratings stay as they were."
+        )
+    record, _ = DevilRating.objects.update_or_create(
+        session=session, character=character, defaults={"rating": rating, "set_by": actor}
+    )
+    return record

@@ -1,9 +1,46 @@
-"""URLs of the campaigns app (included under /c/<slug>/ by dustdevils/urls.py)."""
+"""URLs of the campaigns app: campaign things under /c/<slug>/, invitation links under /join/.
+
+Anonymous visitors are sent to log in from every page here except /join/ (which explains the
+invitation first); logged-in people who do not sit at the campaign get 404.
+"""
 
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401
+from django.urls import URLPattern, path
+
+from campaigns.views import seats, table
 
 app_name = "campaigns"
 
-urlpatterns: list = []  # type: ignore[type-arg]
+urlpatterns: list[URLPattern] = [
+    path("campaigns/new/", table.campaign_create, name="create"),
+    path("join/<str:token>/", seats.join, name="join"),
+    path("c/<slug:slug>/", table.detail, name="detail"),
+    # Dealer prep
+    path("c/<slug:slug>/notes/new/", table.note_create, name="note_create"),
+    path("c/<slug:slug>/notes/<int:note_id>/edit/", table.note_edit, name="note_edit"),
+    path("c/<slug:slug>/notes/<int:note_id>/delete/", table.note_delete, name="note_delete"),
+    path("c/<slug:slug>/notes/<int:note_id>/move/", table.note_move, name="note_move"),
+    path("c/<slug:slug>/wanted/new/", table.wanted_create, name="wanted_create"),
+    path("c/<slug:slug>/wanted/<int:link_id>/edit/", table.wanted_edit, name="wanted_edit"),
+    path("c/<slug:slug>/wanted/<int:link_id>/delete/", table.wanted_delete, name="wanted_delete"),
+    # Sessions (R21)
+    path("c/<slug:slug>/sessions/plan/", table.session_plan, name="session_plan"),
+    path("c/<slug:slug>/sessions/<int:number>/", table.session_detail, name="session"),
+    path("c/<slug:slug>/sessions/<int:number>/devil/", table.devil_rating_set, name="devil_rating"),
+    # Invitations and seats
+    path("c/<slug:slug>/invites/", seats.invites, name="invites"),
+    path("c/<slug:slug>/invites/new/", seats.invite_create, name="invite_create"),
+    path(
+        "c/<slug:slug>/invites/<int:invite_id>/revoke/", seats.invite_revoke, name="invite_revoke"
+    ),
+    path("c/<slug:slug>/members/", seats.members, name="members"),
+    path(
+        "c/<slug:slug>/members/<int:member_id>/remove/", seats.member_remove, name="member_remove"
+    ),
+    path(
+        "c/<slug:slug>/members/<int:member_id>/dealer/",
+        seats.dealer_hand_over,
+        name="dealer_hand_over",
+    ),
+]

@@ -8,12 +8,18 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from campaigns.forms import CampaignForm
+from campaigns.selectors import tables_for
 from dustdevils.types import HtmxHttpRequest
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The welcome page; for a logged-in person also their tables and a new-campaign form."""
+    if not request.user.is_authenticated:
+        return render(request, "home.html")
+    context = {"tables": tables_for(request.user), "form": CampaignForm()}
+    return render(request, "home.html", context)
 
 
 @never_cache

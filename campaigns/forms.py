@@ -1,0 +1,91 @@
+"""Forms of the campaign pages. They parse and tidy input; the rules live in the services."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+
+from campaigns.models import Campaign, Note
+from campaigns.services import STARTERS
+from characters.models import Character
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    setting = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Where it happens, e.g. Tombstone, Arizona Territory.",
+    )
+    pitch = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="The situation, in a few lines.",
+    )
+    starter = forms.ChoiceField(
+        label="Start from",
+        choices=[("", "An empty table"), *STARTERS.items()],
+        required=False,
+        initial="",
+        widget=forms.RadioSelect,
+        help_text="The Hanged Man is the rule book's sample situation: the town, its "
+        "important non-player characters and the Dealer's notes, ready to play.",
+    )
+
+
+class InviteForm(forms.Form):
+    label = forms.CharField(
+        max_length=80,
+        required=False,
+        help_text="Who it is for, so you can tell the links apart.",
+    )
+
+
+class NoteForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Note
+        fields = ("title", "body")
+        widgets: ClassVar[dict[str, forms.Widget]] = {"body": forms.Textarea(attrs={"rows": 4})}
+
+
+class WantedLinkForm(forms.Form):
+    npc = forms.ModelChoiceField(queryset=Character.objects.none(), label="Non-player character")
+    pc = forms.ModelChoiceField(queryset=Character.objects.none(), label="Player character")
+    devil_touched = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Devil it touches",
+        help_text="Which part of that character's Devil this one stirs up.",
+    )
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        characters = campaign.characters.filter(out_of_play=False).order_by("name")
+        self.fields["npc"].queryset = characters.filter(kind=Character.Kind.NPC)  # type: ignore[attr-defined]
+        self.fields["pc"].queryset = characters.filter(kind=Character.Kind.PC)  # type: ignore[attr-defined]
+
+
+class SessionPlanForm(forms.Form):
+    date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Date"
+    )
+    notes = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Plan",
+        help_text="Only you see it.",
+    )
+
+
+class DevilRatingForm(forms.Form):
+    """R21. Any whole number passes here: the service says in plain words what is allowed."""
+
+    character = forms.IntegerField(widget=forms.HiddenInput)
+    rating = forms.IntegerField(
+        error_messages={
+            "required": "Pick a Devil rating: 1, 2 or 3.",
+            "invalid": "Pick a Devil rating: 1, 2 or 3.",
+        }
+    )

@@ -1,0 +1,229 @@
+"""The campaign page and what the Dealer and players do on it: Dealer prep (notes, Wanted!
+links), sessions and their Devil ratings (R21). Actions answer an htmx request with the section
+they changed and anyone else with post/redirect/get."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns import selectors, services
+from campaigns.access import dealer_membership_for, membership_for
+from campaigns.forms import (
+    CampaignForm,
+    DevilRatingForm,
+    NoteForm,
+    SessionPlanForm,
+    WantedLinkForm,
+)
+from campaigns.models import GameSession, Membership, Note, WantedLink
+from campaigns.services import CampaignError
+from campaigns.views.shared import AuthedRequest, apply, as_int, go
+from characters.models import Character
+from dustdevils.types import HtmxHttpRequest
+
+
+def _page(membership: Membership, **extra: Any) -> dict[str, Any]:
+    """The campaign page's context, with blank forms unless ``extra`` brings bound ones."""
+    campaign = membership.campaign
+    context: dict[str, Any] = selectors.campaign_page(membership)
+    if membership.is_dealer:
+        context |= {
+            "note_form": NoteForm(),
+            "link_form": WantedLinkForm(campaign=campaign),
+            "plan_form": SessionPlanForm(),
+        }
+    return context | extra
+
+
+def _section(
+    request: HtmxHttpRequest, membership: Membership, section: str, *, done: bool, **extra: Any
+) -> HttpResponse:
+    """After an action on one section of the campaign page: htmx gets that section again;
+    otherwise a redirect when it worked, or the whole page with the errors when it did not."""
+    if done and not request.htmx:
+        return redirect(membership.campaign.get_absolute_url() + f"#{section}")
+    template = "campaigns/detail.html"
+    if request.htmx:
+        template += f"#{section}"
+    return render(request, template, _page(membership, **extra))
+
+
+# --- Starting a campaign and the campaign page ---------------------------------------------------
+
+
+@login_required
+@require_POST
+def campaign_create(request: AuthedRequest) -> HttpResponse:
+    form = CampaignForm(request.POST)
+    created: list[Any] = []
+    if apply(form, lambda d: created.append(services.campaign_start(dealer=request.user, **d))):
+        messages.success(request, f"{created[0].name} is open. You are its Dealer.")
+        return go(request, created[0].get_absolute_url())
+    context = {"form": form, "tables": selectors.tables_for(request.user)}
+    return render(request, "home.html#new-campaign" if request.htmx else "home.html", context)
+
+
+@login_required
+@require_GET
+def detail(request: AuthedRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request.user, slug)
+    return render(request, "campaigns/detail.html", _page(membership))
+
+
+# --- Dealer prep: notes ---------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def note_create(request: AuthedRequest, slug: str) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "write prep notes")
+    form = NoteForm(request.POST)
+    done = apply(form, lambda d: services.note_save(campaign=membership.campaign, **d))
+    return _section(
+        request, membership, "notes", done=done, **({} if done else {"note_form": form})
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def note_edit(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "edit prep notes")
+    note = get_object_or_404(Note, pk=note_id, campaign=membership.campaign)
+    form = NoteForm(request.POST or None, instance=note)
+    if request.method == "POST" and apply(
+        form, lambda d: services.note_save(campaign=membership.campaign, note=note, **d)
+    ):
+        return _section(request, membership, "notes", done=True)
+    if request.htmx:  # edit in place: the notes section with this note's form open
+        return _section(request, membership, "notes", done=False, editing=note.pk, edit_form=form)
+    return render(request, "campaigns/note_edit.html", {**_page(membership), "form": form})
+
+
+@login_required
+@require_POST
+def note_delete(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "delete prep notes")
+    services.note_delete(note=get_object_or_404(Note, pk=note_id, campaign=membership.campaign))
+    return _section(request, membership, "notes", done=True)
+
+
+@login_required
+@require_POST
+def note_move(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "reorder prep notes")
+    note = get_object_or_404(Note, pk=note_id, campaign=membership.campaign)
+    try:
+        services.note_move(note=note, direction=request.POST.get("direction", ""))
+    except CampaignError as error:
+        messages.error(request, str(error))
+    return _section(request, membership, "notes", done=True)
+
+
+# --- Dealer prep: Wanted! links -------------------------------------------------------------------
+
+
+def _save_link(
+    membership: Membership, link: WantedLink | None
+) -> Callable[[dict[str, Any]], object]:
+    return lambda d: services.wanted_link_save(campaign=membership.campaign, link=link, **d)
+
+
+@login_required
+@require_POST
+def wanted_create(request: AuthedRequest, slug: str) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "tie characters together")
+    form = WantedLinkForm(request.POST, campaign=membership.campaign)
+    done = apply(form, _save_link(membership, None))
+    return _section(
+        request, membership, "wanted", done=done, **({} if done else {"link_form": form})
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def wanted_edit(request: AuthedRequest, slug: str, link_id: int) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "edit Wanted! links")
+    link = get_object_or_404(WantedLink, pk=link_id, campaign=membership.campaign)
+    initial = {
+        "npc": link.npc,
+        "pc": link.pc,
+        "devil_touched": link.devil_touched,
+        "notes": link.notes,
+    }
+    form = WantedLinkForm(request.POST or None, campaign=membership.campaign, initial=initial)
+    if request.method == "POST" and apply(form, _save_link(membership, link)):
+        return _section(request, membership, "wanted", done=True)
+    if request.htmx:
+        return _section(request, membership, "wanted", done=False, editing=link.pk, edit_form=form)
+    return render(
+        request, "campaigns/wanted_edit.html", {**_page(membership), "form": form, "link": link}
+    )
+
+
+@login_required
+@require_POST
+def wanted_delete(request: AuthedRequest, slug: str, link_id: int) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "delete Wanted! links")
+    link = get_object_or_404(WantedLink, pk=link_id, campaign=membership.campaign)
+    services.wanted_link_delete(link=link)
+    return _section(request, membership, "wanted", done=True)
+
+
+# --- Sessions and Devil ratings (R21) -------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def session_plan(request: AuthedRequest, slug: str) -> HttpResponse:
+    membership = dealer_membership_for(request.user, slug, "plan sessions")
+    form = SessionPlanForm(request.POST)
+    done = apply(form, lambda d: services.session_plan(campaign=membership.campaign, **d))
+    return _section(
+        request, membership, "sessions", done=done, **({} if done else {"plan_form": form})
+    )
+
+
+def _session_page(membership: Membership, session: GameSession, **extra: Any) -> dict[str, Any]:
+    return {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "session": session,
+        "rows": selectors.devil_ratings(session, membership),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def session_detail(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
+    membership = membership_for(request.user, slug)
+    session = get_object_or_404(GameSession, campaign=membership.campaign, number=number)
+    return render(request, "campaigns/session.html", _session_page(membership, session))
+
+
+@login_required
+@require_POST
+def devil_rating_set(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
+    membership = membership_for(request.user, slug)
+    session = get_object_or_404(GameSession, campaign=membership.campaign, number=number)
+    form = DevilRatingForm(request.POST)
+    character = get_object_or_404(
+        Character, pk=as_int(form.data.get("character")), campaign=session.campaign
+    )
+    set_rating = lambda d: services.devil_rating_set(  # noqa: E731
+        session=session, character=character, rating=d["rating"], actor=request.user
+    )
+    if apply(form, set_rating) and not request.htmx:
+        return redirect(reverse("campaigns:session", args=[slug, number]) + "#devils")
+    messages_ = [*form.errors.get("rating", []), *form.non_field_errors()]
+    errors = {character.pk: " ".join(str(m) for m in messages_)}
+    template = "campaigns/session.html#devils" if request.htmx else "campaigns/session.html"
+    return render(request, template, _session_page(membership, session, errors=errors))
