@@ -492,14 +492,18 @@ def _deal(state: ConflictState, move: Deal, rng: random.Random | None) -> Outcom
     wanted = {p.pid: deal_size(p)[0] for p in state.participants}
     hands: dict[str, list[Card]] = {pid: [] for pid in wanted}
     events: list[str] = []
-    # Round by round, one card at a time, as at a real table.
+    # Round by round, one card at a time, as at a real table. A fresh deck has no discards to
+    # reshuffle, so once it is empty the Deal stops short, and the log says so once (R10).
     for round_ in range(max(wanted.values(), default=0)):
         for p in state.participants:
-            if wanted[p.pid] > round_:
+            if wanted[p.pid] > round_ and (deck.stock or deck.discards):
                 result = deck.draw(1, rng)
                 deck = result.deck
                 hands[p.pid].extend(result.cards)
                 events.extend(result.events)
+    total, dealt = sum(wanted.values()), sum(len(h) for h in hands.values())
+    if dealt < total:
+        events.append(f"The deck ran out: the Deal stopped short, {dealt} of {total} cards dealt.")
     parts = tuple(replace(p, hand=tuple(hands[p.pid])) for p in state.participants)
     digest = commitment(order, move.salt)
     state = replace(
