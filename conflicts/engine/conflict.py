@@ -401,13 +401,24 @@ def apply(state: ConflictState, move: Move, rng: random.Random | None = None) ->
 
 
 def _need(state: ConflictState, *phases: Phase) -> None:
-    if state.phase not in phases:
-        raise IllegalMove(_PHASE_REFUSALS.get(state.phase, "That cannot be done now."))
+    if state.phase in phases:
+        return
+    # Say whether the move comes too early (what must happen first) or too late (what has
+    # already happened), so the message never tells a player to wait for a step that is past.
+    first = min(phases, key=_PHASE_ORDER.index)
+    if state.phase in _PHASE_ORDER and _PHASE_ORDER.index(state.phase) < _PHASE_ORDER.index(first):
+        raise IllegalMove(_TOO_EARLY.get(first, "That cannot be done yet."))
+    raise IllegalMove(_TOO_LATE.get(state.phase, "That cannot be done now."))
 
 
-_PHASE_REFUSALS = {
-    Phase.SIZING: "The cards have not been dealt yet.",
-    Phase.DRAW: "That comes after the Call.",
+_PHASE_ORDER = (Phase.SIZING, Phase.DRAW, Phase.LAYING, Phase.RESOLUTION, Phase.DONE)
+_TOO_EARLY = {
+    Phase.DRAW: "The cards have not been dealt yet.",
+    Phase.LAYING: "The Dealer has not called yet.",
+    Phase.RESOLUTION: "The lays have not been shown yet.",
+}
+_TOO_LATE = {
+    Phase.DRAW: "The cards have been dealt: the Deal is settled.",
     Phase.LAYING: "The Dealer has called: the Draw is over.",
     Phase.RESOLUTION: "The lays are on the table: the hand is over.",
     Phase.DONE: "This conflict is over.",
