@@ -466,6 +466,8 @@ def _extra_card(state: ConflictState, move: SpendExtraCard, rng: random.Random |
     p = state.participant(move.pid)
     if p.kind != Kind.PC:
         raise IllegalMove("Only players spend chips for an extra card.")
+    if p.folded:  # R19: out of the conflict; the chip would buy nothing
+        raise IllegalMove(f"{p.name} has folded.")
     if p.extra_card:
         raise IllegalMove("A chip for an extra card can be spent once per hand.")
     state = state.with_participant(replace(p, extra_card=True))
