@@ -502,7 +502,8 @@ def _deal(state: ConflictState, move: Deal, rng: random.Random | None) -> Outcom
         raise IllegalMove(f"The Dealer has not set the Deal for {', '.join(waiting)} yet.")
     deck = new_deck(rng)  # R10: every conflict starts from a fresh, complete, shuffled deck
     order = deck.stock
-    wanted = {p.pid: deal_size(p)[0] for p in state.participants}
+    # R19: a hand folded at the sizing step is out of the conflict and is not dealt.
+    wanted = {p.pid: 0 if p.folded else deal_size(p)[0] for p in state.participants}
     hands: dict[str, list[Card]] = {pid: [] for pid in wanted}
     events: list[str] = []
     # Round by round, one card at a time, as at a real table. A fresh deck has no discards to
