@@ -777,6 +777,9 @@ def _allocate(state: ConflictState, move: Allocate, rng: random.Random | None) -
     i = _owed_index(state, move.pid)
     owed = state.owed[i]
     p = state.participant(move.pid)
+    if owed.allocation is not None and state.restored and state.narrator == move.pid:
+        # R16: placing the points again would quietly take back the restored point.
+        raise IllegalMove(f"{p.name} has restored a point: the Difficulty stands as placed.")
     allocation = {a: n for a, n in move.allocation.items() if n}
     if any(n < 0 for n in allocation.values()):
         raise IllegalMove("Difficulty points cannot be negative.")
