@@ -858,7 +858,7 @@ def _finish(state: ConflictState, move: Finish, rng: random.Random | None) -> Ou
         name = state.participant(state.recovery[0]).name
         events.append(f"{name} wins the recovery and restores {state.recovery[1]} point(s) (R22).")
     for p in state.participants:
-        if p.last_stand:
+        if p.last_stand and not p.folded:  # R17/R19: folding skirts the last conflict
             events.append(f"{p.name}'s last conflict is over: the player writes the end (R17).")
     events.append(f"The shuffle's salt is revealed: {state.salt}.")
     return Outcome(replace(state, phase=Phase.DONE), tuple(events), tuple(chips))
