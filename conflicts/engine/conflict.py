@@ -830,6 +830,8 @@ def _override(state: ConflictState, move: OverrideDifficulty, rng: random.Random
         text = f"By the narrator's decree {p.name} takes no Difficulty: {move.reason.strip()}"
     else:
         source = state.participant(move.source)
+        if source.folded:  # R19: a folded hand laid nothing, so its lay hurts no one
+            raise IllegalMove(f"{source.name} folded and laid no cards.")
         owed.append(_owed_from(p.pid, source.pid, evaluate(source.lay or ())))
         text = (
             f"By the narrator's decree {p.name} takes Difficulty from {source.name}'s lay: "
