@@ -277,3 +277,46 @@ def _publish_on_commit(conflict: Conflict) -> None:
 
     table, version = f"conflict-{conflict.pk}", conflict.version
     transaction.on_commit(lambda: live.publish(table, version))
+
+
+def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict:
+    """R20: "Deal again" — a new conflict linked to the last, the same hands on the same sides
+    with the same goals, a fresh deck; R11's winner bonus if the campaign switched it on. Once
+    per conflict: a second click finds the continuation already made and returns it."""
+    if not membership.is_dealer:
+        raise ConflictError("Only the Dealer can deal again.")
+    with transaction.atomic():
+        previous = (
+            Conflict.objects.select_for_update()
+            .select_related("campaign", "session")
+            .get(pk=conflict_id, campaign_id=membership.campaign_id)
+        )
+        existing = previous.continued_by.order_by("created_at").first()
+        if existing is not None:
+            return existing
+        state = state_from_data(previous.state)
+        if state.phase != engine.Phase.DONE:
+            raise ConflictError("Only a finished conflict can be dealt again.")
+        seats = {s.pid: s for s in previous.seats.select_related("character")}
+        hands = [
+            HandSpec(
+                character=seats[p.pid].character,
+                stud_size=p.stud_size,
+                stud_name=p.name,
+                side=p.side,
+                goal=seats[p.pid].goal,
+            )
+            for p in state.participants
+            if p.kind == engine.Kind.STUD or not seats[p.pid].character.out_of_play  # type: ignore[union-attr]
+        ]
+        bonus = [state.winner] if previous.campaign.winner_bonus and state.winner else []
+        return conflict_create(
+            campaign=previous.campaign,
+            actor=membership.user,
+            title=previous.title,
+            hands=hands,
+            stakes=state.stakes,
+            session=previous.session,
+            previous=previous,
+            winner_bonus_pids=bonus,
+        )

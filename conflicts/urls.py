@@ -3,6 +3,24 @@ Rulings page (included at the root by dustdevils/urls.py)."""
 
 from __future__ import annotations
 
+from django.urls import URLPattern, path
+
+from conflicts import views
+
 app_name = "conflicts"
 
-urlpatterns: list = []  # type: ignore[type-arg]
+BASE = "c/<slug:slug>/conflicts/"
+ONE = BASE + "<int:conflict_id>/"
+
+urlpatterns: list[URLPattern] = [
+    path(BASE, views.conflict_list, name="list"),
+    path(BASE + "new/", views.conflict_new, name="new"),
+    path(ONE, views.detail, name="detail"),
+    path(ONE + "table/", views.table, name="table"),
+    path(ONE + "version/", views.version, name="version"),
+    path(ONE + "advice/", views.advice, name="advice"),
+    path(ONE + "again/", views.deal_again, name="again"),
+    # Every table move, by name (conflicts.forms.ACTIONS): always a POST.
+    path(ONE + "move/<slug:action>/", views.act, name="move"),
+    path("rulings/", views.rulings, name="rulings"),
+]

@@ -1,0 +1,233 @@
+"""The Rulings page's text: how the app reads each unclear rule (shared/RULINGS.md), in plain
+words for the table. Ids and short titles match RULINGS.md, so code comments, tests and the page
+all cite the same R-numbers; the explanations are the app's own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str
+    title: str
+    text: str
+    group: str
+    house_rule: bool = False
+
+    @property
+    def anchor(self) -> str:
+        return self.id
+
+
+CARDS, CONFLICT, SESSIONS, ACTION, CHARACTERS = (
+    "Cards and hands",
+    "The conflict",
+    "Sessions",
+    "The action deck (combat rounds)",
+    "Characters",
+)
+
+RULINGS: tuple[Ruling, ...] = (
+    Ruling(
+        "R1", "Notation", CARDS,
+        "Cards are written rank then suit: 2 to 10, J, Q, K, A, and the suits ♣ ♦ ♥ ♠. The two "
+        "jokers are RJ (red) and BJ (black). You can type T for a ten or C D H S for the suits; "
+        "the app always answers with the symbols.",
+    ),
+    Ruling(
+        "R2", "Suits", CARDS,
+        "Clubs are lowest, then diamonds, hearts and spades. Each suit is an attribute: ♠ Hand, "
+        "♦ Eye, ♣ Guts, ♥ Heart. That is where Difficulty lands.",
+    ),
+    Ruling(
+        "R3", "Categories", CARDS,
+        "Standard poker, highest first: five of a kind (jokers only), royal flush, straight "
+        "flush, four of a kind, full house, flush, straight, three of a kind, two pair, pair, "
+        "high card. Straights and flushes need all five cards. An ace is high, or low in "
+        "A-2-3-4-5, where it counts as a 1 for everything, narration too.",
+    ),
+    Ruling(
+        "R4", "The lay", CARDS,
+        "You lay at most five cards; with fewer than five you lay them all. When the Dealer "
+        "calls, the app puts your best poker lay first and offers the other lays worth "
+        "thinking about — for instance two pair that keeps a high king for the narration, or "
+        "a lay that would deal more Difficulty. You can also pick any five cards yourself.",
+    ),
+    Ruling(
+        "R5", "Jokers are wild, but have no suit of their own", CARDS,
+        "A joker becomes whatever rank makes your best hand, so five of a kind is possible, and "
+        "takes a suit only to finish a flush. A flush never holds the same rank twice. For "
+        "every suit comparison a joker ranks below clubs, and it never adds a suit to "
+        "Difficulty.",
+    ),
+    Ruling(
+        "R6", "Comparing two lays", CARDS,
+        "Category first; then the ranks that make the category; then the other cards, highest "
+        "first (a longer lay beats an otherwise equal shorter one); then suits card by card; "
+        "last, a red joker beats a black one. Two different lays never tie.",
+    ),
+    Ruling(
+        "R7", "The combination", CARDS,
+        "The cards that make the hand's category: all five for straights, flushes, full houses "
+        "and five of a kind; four for four of a kind and two pair; three for three of a kind; "
+        "two for a pair; the one highest card for high card.",
+    ),
+    Ruling(
+        "R8", "Narration (the fastest tongue)", CARDS,
+        "Whoever laid the single highest card narrates, whether or not they won. Only laid "
+        "cards count, and folded hands don't. Rank decides, then suit; a joker counts as the "
+        "rank it played and below clubs; between two such jokers red wins.",
+    ),
+    Ruling(
+        "R9", "Difficulty", CARDS,
+        "A beaten character loses one attribute point per card of the combination that beat "
+        "them. Their player spreads the points over the attributes whose suits appear among "
+        "that combination's real (non-joker) cards; if it has none, any attribute will do. "
+        "Nothing goes below 0 and points with nowhere to go are lost. The Dealer places an "
+        "NPC's points. The app fills in a sensible default you can change.",
+    ),
+    Ruling(
+        "R10", "The deck", CONFLICT,
+        "Every conflict gets a fresh 54-card deck, shuffled on the server with the operating "
+        "system's cryptographic randomness. Your cards are sent only to you (and to the "
+        "Dealer). Discards go to a pile; when the deck runs dry the pile is shuffled into a new "
+        "deck — never the cards in hands. When the cards are dealt the app shows a fingerprint "
+        "(SHA-256) of the shuffled order; when the conflict ends it shows the secret salt and "
+        "the order, so anyone can check the deck was not changed along the way.",
+    ),
+    Ruling(
+        "R11", "The Deal", CONFLICT,
+        "Your cards: the two attributes the Dealer approves (as they are now, after Difficulty) "
+        "+ 1 if your goal plays to one of your traits, ± your Devil rating if the Dealer says "
+        "your Devil is in play (for or against you), + 1 if you spend a chip for an extra card "
+        "(once a hand), + 1 for each extra card the Dealer awards a Dealer hand, and, only if "
+        "the Dealer switched the house rule on, + 1 for winning the last hand of a continued "
+        "fight. Never fewer than none. An attribute at 0 is replaced as the Road to Hell says.",
+        house_rule=True,
+    ),
+    Ruling(
+        "R12", "The Dealer's hands", CONFLICT,
+        "Hazards and minor characters share one stud hand of 3, 5 or 7 cards that never draws. "
+        "An important NPC (one with a Devil) gets a hand of its own, dealt and drawn just like "
+        "a player's.",
+    ),
+    Ruling(
+        "R13", "The Draw", CONFLICT,
+        "Discard up to the rating of one knack that fits what you are doing, and draw as many. "
+        "A chip buys one more (once a hand); on the Road to Hell you add your Devil rating. You "
+        "choose all your discards first, then the new cards come at once.",
+    ),
+    Ruling(
+        "R14", "Sides", CONFLICT,
+        "Everyone sits on a side: by default the players on one, the Dealer's hands on the "
+        "other, but the Dealer can seat people differently for a fight between players. The "
+        "best lay wins. Anyone an opponent beat takes Difficulty from the best opposing lay "
+        "(stud hands take none). The narrator can decree otherwise — even that the winner gets "
+        "hurt — and the Dealer records that, with the reason, in the timeline.",
+    ),
+    Ruling(
+        "R15", "Chips", CONFLICT,
+        "Every chip earned or spent is in the ledger, with the reason. Players spend one for an "
+        "extra card, an extra draw (each once a hand), a fold, or a narration bid. The Dealer "
+        "never spends: the Dealer awards one chip to every player in the conflict to give a "
+        "Dealer hand an extra card, to redraw one of its cards, or to fold the whole conflict. "
+        "Between conflicts chips improve attributes and knacks.",
+    ),
+    Ruling(
+        "R16", "Narration bids", CONFLICT,
+        "After the lays are shown any player may bid chips to take the narration from whoever "
+        "holds the high card. The holder may answer and keeps it by matching the highest bid; "
+        "otherwise the highest bid wins, the earlier of equal bids first. Only the winner pays, "
+        "and the Dealer never bids. Winning narration with chips also lets you restore one "
+        "point of Difficulty your character took in this conflict (a 0 comes back as 1), once.",
+    ),
+    Ruling(
+        "R17", "The Road to Hell", CONFLICT,
+        "A character with an attribute at 0 plays on, but the first conflict that uses that "
+        "attribute is their last. In it the Devil rating stands in for the zero (twice the "
+        "Devil if both attributes are 0), they may redraw extra cards equal to their Devil, "
+        "and they narrate — if several are on their last stand, they bid among themselves. "
+        "Afterwards the player writes the end and the character leaves play, sheet kept.",
+    ),
+    Ruling(
+        "R18", "Stakes", CONFLICT,
+        "Before the Deal the Dealer may put 1 to 3 chips at stake. Every player character on "
+        "the winning side who did not fold earns them.",
+    ),
+    Ruling(
+        "R19", "Folding", CONFLICT,
+        "A player folds by spending a chip before the Dealer calls: no Difficulty, no Stakes. "
+        "If every player character folds, the conflict stays unresolved.",
+    ),
+    Ruling(
+        "R20", "Continuing a fight", CONFLICT,
+        "“Deal again” starts a new conflict linked to the last one, with the same people, a "
+        "fresh deck and a fresh Deal. If the Dealer switched on the house rule, the last "
+        "hand's winner gets an extra card.",
+    ),
+    Ruling(
+        "R21", "Devil ratings", SESSIONS,
+        "At the start of each session every player sets their character's Devil rating (1–3); "
+        "the session keeps it.",
+    ),
+    Ruling(
+        "R22", "Recovery", SESSIONS,
+        "When the Dealer ends a session attributes come back to their ratings, except those at "
+        "0. The Dealer may let damage carry over. Recovering during a session is a conflict "
+        "against a stud: 3 cards for 1–2 points, 5 for 3–4, 7 for 5 or more; winning it "
+        "restores the points.",
+    ),
+    Ruling(
+        "R23", "Cards per round", ACTION,
+        "In a combat round you get one free card plus one per success and raise on a TN 5 "
+        "Quickness roll (5–9 one success, each further full 5 a raise), at most five unless the "
+        "Dealer lifts the cap. A bust gets nothing but keeps the card up the sleeve.",
+    ),
+    Ruling(
+        "R24", "Order", ACTION,
+        "Joker first, then ace, king, down to 2; equal ranks by ♠, ♥, ♦, ♣. Each card is one "
+        "action.",
+    ),
+    Ruling(
+        "R25", "Jokers", ACTION,
+        "The red joker acts whenever its holder likes that round and draws from the Fate pot. "
+        "The black joker is discarded at once with any sleeved card, the Dealer draws from the "
+        "Fate pot and the action deck is reshuffled at the end of the round.",
+    ),
+    Ruling(
+        "R26", "Sleeve, interrupts, surprise, speeds", ACTION,
+        "One card may go up the sleeve and be played before any action later. Interrupting "
+        "takes an opposed Quickness roll. The surprised get no cards in the first round. "
+        "Actions cost 0, 1 or more cards depending on their length.",
+    ),
+    Ruling(
+        "R27", "Dice and the Fate pot", ACTION,
+        "Dice that roll their maximum roll again and add; the highest die is the total; more "
+        "than half the dice showing 1 is a bust. Quickness defaults to (Hand)d6. The Fate pot "
+        "is a bag of chips the Dealer fills; every draw is recorded.",
+        house_rule=True,
+    ),
+    Ruling(
+        "R28", "Creating a player character", CHARACTERS,
+        "13 points over Hand, Eye, Guts and Heart, each 1 to 5; two traits written as "
+        "similes; knacks rated 1–4 adding up to exactly 11, no more of them than Hand + Eye or "
+        "6; a Devil with a rating of 1–3. Non-player characters are free-form; one with a "
+        "Devil is important and gets its own hand.",
+    ),
+    Ruling(
+        "R29", "Ratings and current values", CHARACTERS,
+        "Each attribute has a rating (what chips buy) and a current value (the rating less "
+        "Difficulty). The Deal uses current values.",
+    ),
+)  # fmt: skip
+
+BY_ID = {r.id: r for r in RULINGS}
+
+
+def grouped() -> list[tuple[str, list[Ruling]]]:
+    """The rulings in RULINGS.md's sections, in order."""
+    groups: dict[str, list[Ruling]] = {}
+    for ruling in RULINGS:
+        groups.setdefault(ruling.group, []).append(ruling)
+    return list(groups.items())

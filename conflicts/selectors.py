@@ -1,0 +1,638 @@
+"""Reads for the conflict screens. ``conflict_view`` is the ONE place a template gets cards from.
+
+It asks the engine's choke point, ``visible_cards`` (R10), which cards this viewer may see, and
+every card it puts into the context goes through that set: other hands appear as counts, the
+deck never appears, and the shuffle's salt and order only once the conflict is over. The odds
+meter and the discard advisor are computed from the viewer's own cards alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db.models import QuerySet
+
+from campaigns.models import Campaign, Membership
+from characters.models import Character
+from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
+from conflicts.engine import conflict as engine
+from conflicts.engine.cards import Card, commitment, format_cards
+from conflicts.engine.hands import HandValue, evaluate, lay_choices
+from conflicts.engine.odds import discard_advice, win_probability
+from conflicts.engine.serial import state_from_data
+from conflicts.forms import SIDE_LABELS
+from conflicts.models import Conflict, Event, Seat
+from conflicts.services import controlled_pids
+
+Phase = engine.Phase
+ODDS_DEALS = 3_000
+ADVICE_DEALS = 1_500
+ADVICE_MIN_DEALS = 300
+ADVICE_WORK = 120_000  # choices × deals: bounds a big hand's advice to a few seconds
+CACHE_SECONDS = 600
+
+PHASE_LABELS = {
+    Phase.SIZING: "Sizing the Deal",
+    Phase.DRAW: "The Draw",
+    Phase.LAYING: "Called: choose your lays",
+    Phase.RESOLUTION: "Lays on the table",
+    Phase.DONE: "Over",
+    Phase.FOLDED: "Folded",
+}
+KIND_LABELS = {
+    engine.Kind.PC: "Player character",
+    engine.Kind.NPC: "Important NPC",
+    engine.Kind.STUD: "Stud hand",
+}
+_SUIT_NAMES = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
+_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def display_name(user: User | None) -> str:
+    if user is None:
+        return ""
+    return user.first_name or user.get_username()
+
+
+def conflicts_of(campaign: Campaign) -> QuerySet[Conflict]:
+    return campaign.conflicts.select_related("session").order_by("-created_at")
+
+
+class FreshKey:
+    """Renders as a new idempotency key each time a template prints it: one key per form, so
+    a double click repeats its own key and never another form's."""
+
+    def __str__(self) -> str:
+        return secrets.token_hex(12)
+
+
+# --- What the context holds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardView:
+    text: str
+    rank: str
+    suit: str
+    red: bool
+    name: str
+
+
+def card_view(card: Card) -> CardView:
+    if card.is_joker:
+        colour = "red" if card.is_red else "black"
+        return CardView(card.text, "★", "", card.is_red, f"{colour} joker")
+    suit = card.text[-1]
+    rank = card.rank_text
+    name = f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
+    return CardView(card.text, rank, suit, card.is_red, name)
+
+
+@dataclass
+class LayOption:
+    cards: list[CardView]
+    description: str
+    notes: list[str]
+    best: bool
+
+
+@dataclass
+class AttributeRow:
+    name: str
+    label: str
+    suit: str
+    current: int
+    rating: int
+    placed: int = 0  # Difficulty placed here (or the default to place, R9)
+
+
+@dataclass
+class OwedRow:
+    pid: str
+    name: str
+    points: int
+    placeable: int
+    attributes: list[AttributeRow]
+    source: str
+    allocation: dict[str, int] | None
+    allocation_text: str
+    default: dict[str, int]
+
+
+@dataclass
+class Odds:
+    percent: int
+    deals: int
+    opposing: int
+    advice: list[tuple[list[CardView], int]] = field(default_factory=list)
+    advice_limit: int = 0
+    advice_pending: bool = False
+
+
+@dataclass
+class HandRow:
+    """One participant as this viewer may see it: cards only when ``visible_cards`` allows."""
+
+    pid: str
+    name: str
+    kind: str
+    kind_label: str
+    side: str
+    side_label: str
+    goal: str
+    player: str
+    character_id: int | None
+    count: int
+    deal_count: int
+    deal_lines: str
+    proposal: str
+    approved: str
+    approve_initial: dict[str, Any]
+    devil_rating: int
+    folded: bool
+    drew: bool
+    lay_chosen: bool
+    last_stand: bool
+    awards: int
+    extra_card: bool
+    extra_draw: bool
+    mine: bool
+    cards: list[CardView]
+    discarded: list[CardView]
+    lay: list[CardView]
+    lay_text: str
+    winner: bool = False
+    narrator: bool = False
+    lay_options: list[LayOption] = field(default_factory=list)
+    knacks: list[tuple[int, str, int]] = field(default_factory=list)
+    draw_base: int = 0
+    odds: Odds | None = None
+    owed: OwedRow | None = None
+    character: Character | None = None
+    attributes: list[AttributeRow] = field(default_factory=list)
+    chips: int = 0
+    may_bid: bool = False
+    may_answer: bool = False
+    restore_options: list[AttributeRow] = field(default_factory=list)
+
+
+# --- The one choke point -------------------------------------------------------------------------
+
+
+def conflict_view(
+    conflict: Conflict,
+    membership: Membership,
+    *,
+    as_table: bool = False,
+    advice_limit: int | None = None,
+    advise: bool = False,
+) -> dict[str, Any]:
+    """Everything a screen shows this viewer. ``as_table``: the shared screen — public facts
+    only, whoever looks (even the Dealer). ``advise``: work out the discard advice now (for
+    ``advice_limit`` discards, or the best knack's)."""
+    state = state_from_data(conflict.state)
+    dealer = membership.is_dealer and not as_table
+    mine = set() if as_table else controlled_pids(conflict, membership)
+    seen = engine.visible_cards(state, mine, dealer=dealer)  # R10
+
+    def show(cards: Iterable[Card] | None) -> list[CardView]:
+        return [card_view(c) for c in cards or () if c in seen]
+
+    seats = {s.pid: s for s in conflict.seats.select_related("character__player")}
+    over = state.phase in (Phase.DONE, Phase.FOLDED)
+    revealed = state.phase in (Phase.RESOLUTION, Phase.DONE)
+    rows = [
+        _row(state, p, seats.get(p.pid), show, seen, dealer=dealer, mine=p.pid in mine)
+        for p in state.participants
+    ]
+    by_pid = {r.pid: r for r in rows}
+    owed = [_owed_row(state, o, seats, by_pid) for o in state.owed] if revealed else []
+    for o in owed:
+        by_pid[o.pid].owed = o
+    opposing = _opposing_size(state)
+    for row in rows:
+        if row.mine and not dealer and not as_table:
+            _enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show)
+        elif row.mine and dealer and row.kind == engine.Kind.NPC:
+            _enrich_npc(row)
+    _narration_rights(state, rows)
+    role = "table" if as_table else "dealer" if dealer else "player" if mine else "watcher"
+    return {
+        "conflict": conflict,
+        "campaign": conflict.campaign,
+        "membership": membership,
+        "role": role,
+        "state_phase": state.phase.value,
+        "phase_label": PHASE_LABELS[state.phase],
+        "version": conflict.version,
+        "stakes": state.stakes,
+        "hands": rows,
+        "my_hands": [r for r in rows if r.mine],
+        "dealer_hands": [r for r in rows if r.kind != engine.Kind.PC],
+        "sides": _sides(rows),
+        "next_step": _next_step(state, rows) if dealer else _player_step(state, rows, role),
+        "narration": _narration(state, by_pid, revealed, show),
+        "owed": owed,
+        "winner": by_pid[state.winner].name if state.winner in by_pid else "",
+        "commitment": state.commitment,
+        "audit": _audit(state) if over and state.commitment else None,
+        "recovery": _recovery(state, by_pid),
+        "stakes_to": _stakes_to(state) if state.phase == Phase.DONE else [],
+        "events": timeline(conflict),
+        "fresh_key": FreshKey(),
+        "is_over": over,
+        "revealed": revealed,
+        "continued_by": list(conflict.continued_by.all()) if over else [],
+        "override_sources": [r for r in rows if r.lay and not r.folded] if dealer else [],
+        "override_targets": (
+            [r for r in rows if r.kind != engine.Kind.STUD and not r.folded] if dealer else []
+        ),
+    }
+
+
+def _row(
+    state: engine.ConflictState,
+    p: engine.Participant,
+    seat: Seat | None,
+    show: Any,
+    seen: set[Card],
+    *,
+    dealer: bool,
+    mine: bool,
+) -> HandRow:
+    character = seat.character if seat else None
+    count, lines = engine.deal_size(p)
+    private = dealer or mine  # the sizing's numbers: the Dealer's and the hand's own player's
+    revealed = state.phase in (Phase.RESOLUTION, Phase.DONE)
+    lay_visible = bool(p.lay) and all(c in seen for c in p.lay or ())
+    lay_public = lay_visible and (revealed or private)
+    return HandRow(
+        pid=p.pid,
+        name=p.name,
+        kind=p.kind.value,
+        kind_label=KIND_LABELS[p.kind],
+        side=p.side,
+        side_label=SIDE_LABELS.get(p.side, p.side.title()),
+        goal=seat.goal if seat else "",
+        player=display_name(character.player if character else None),
+        character_id=character.pk if character else None,
+        count=len(p.hand),
+        deal_count=count if (p.attributes or p.kind == engine.Kind.STUD) else 0,
+        deal_lines=deal_text(lines, count) if private else "",
+        proposal=_sizing_text(*p.proposal) if p.proposal else "",
+        approved=_sizing_text(p.attributes, p.trait, p.devil) if p.attributes else "",
+        approve_initial=_approve_initial(p) if dealer else {},
+        devil_rating=p.devil_rating if private else 0,
+        folded=p.folded,
+        drew=p.drew,
+        lay_chosen=p.lay_chosen,
+        last_stand=p.last_stand,
+        awards=p.awards,
+        extra_card=p.extra_card,
+        extra_draw=p.extra_draw,
+        mine=mine,
+        cards=show(p.hand),
+        discarded=show(p.discarded),
+        lay=show(p.lay) if lay_public else [],
+        lay_text=evaluate(p.lay or ()).describe() if lay_public else "",
+        winner=state.winner == p.pid,
+        narrator=state.narrator == p.pid,
+        character=character,
+        attributes=_attribute_rows(character, p.currents) if private and p.is_character else [],
+        lay_options=_lay_options(p, show) if private and state.phase == Phase.LAYING else [],
+    )
+
+
+def deal_text(lines: Iterable[engine.DealLine], total: int) -> str:
+    """R11: e.g. "Hand 3 + Eye 4 + Trait 1 = 8"."""
+    parts = []
+    for i, line in enumerate(lines):
+        amount = f"−{-line.amount}" if line.amount < 0 else str(line.amount)
+        parts.append(f"{'' if i == 0 else '+ '}{line.label} {amount}")
+    return f"{' '.join(parts)} = {total}" if parts else ""
+
+
+def _sizing_text(attributes: tuple[str, str] | None, trait: bool, devil: int = 0) -> str:
+    text = " + ".join(ATTRIBUTE_LABELS[a] for a in attributes or ())
+    if trait:
+        text += " + a trait"
+    if devil:
+        text += ", Devil for" if devil > 0 else ", Devil against"
+    return text
+
+
+def _approve_initial(p: engine.Participant) -> dict[str, Any]:
+    if p.attributes:
+        return {"attributes": list(p.attributes), "trait": p.trait, "devil": p.devil}
+    if p.proposal:
+        return {"attributes": list(p.proposal[0]), "trait": p.proposal[1], "devil": 0}
+    return {"attributes": [], "trait": False, "devil": 0}
+
+
+def _lay_options(p: engine.Participant, show: Any) -> list[LayOption]:
+    """R4: the best poker lay first, then the alternatives, each saying why you might."""
+    if p.folded or not p.hand:
+        return []
+    choices = lay_choices(p.hand)
+    best = choices[0]
+    out = [LayOption(show(best.laid), best.describe(), ["best poker hand"], True)]
+    for value in choices[1:]:
+        out.append(LayOption(show(value.laid), value.describe(), _lay_notes(value, best), False))
+    return out
+
+
+def _lay_notes(value: HandValue, best: HandValue) -> list[str]:
+    notes = []
+    if value.high_card_key > best.high_card_key and value.high_card is not None:
+        notes.append(f"keeps {value.high_card} for narration")
+    if value.difficulty > best.difficulty:
+        notes.append(f"deals {value.difficulty} Difficulty")
+    return notes or ["another lay"]
+
+
+def _attribute_rows(character: Character | None, currents: Mapping[str, int]) -> list[AttributeRow]:
+    return [
+        AttributeRow(
+            a,
+            ATTRIBUTE_LABELS[a],
+            ATTRIBUTE_SUITS[a],
+            character.current(a) if character else currents.get(a, 0),
+            character.rating(a) if character else currents.get(a, 0),
+        )
+        for a in ATTRIBUTES
+    ]
+
+
+def _enrich_own(
+    state: engine.ConflictState,
+    row: HandRow,
+    opposing: int,
+    conflict_id: int,
+    limit: int | None,
+    advise: bool,
+    show: Any,
+) -> None:
+    """The player's own numbers, knacks and the advisers — from their own cards only.
+
+    The odds meter is cheap and always there. The discard advisor can take seconds for a big
+    hand, so it is computed only when asked for (``advise``: the advice endpoint, which the
+    page loads by itself) or when already cached."""
+    p = state.participant(row.pid)
+    character = row.character
+    row.chips = character.chips if character else 0
+    row.knacks = _knacks(character)
+    row.draw_base = p.devil_rating if p.last_stand else 0  # R17: + the Devil on the last stand
+    if p.kind != engine.Kind.PC or p.folded or not p.hand:
+        return
+    if state.phase not in (Phase.DRAW, Phase.LAYING):
+        return
+    row.odds = _odds(conflict_id, p, opposing, show)
+    if state.phase == Phase.DRAW and not p.drew:
+        best_knack = max((k[2] for k in row.knacks), default=0)
+        chosen = min(9, (best_knack if limit is None else max(0, limit)) + row.draw_base)
+        row.odds.advice_limit = chosen
+        row.odds.advice_pending = True
+        advice = _advice(conflict_id, p, opposing, chosen, compute=advise)
+        if advice is not None:
+            row.odds.advice = [(show(cards), pct) for cards, pct in advice]
+            row.odds.advice_pending = False
+
+
+def _enrich_npc(row: HandRow) -> None:
+    row.knacks = _knacks(row.character)
+
+
+def _knacks(character: Character | None) -> list[tuple[int, str, int]]:
+    if character is None:
+        return []
+    return [(k.pk, k.name, k.rating) for k in character.knacks.order_by("-rating", "name")]
+
+
+def _opposing_size(state: engine.ConflictState) -> int:
+    """The odds meter plays against the Dealer's stud as dealt, or a 5-card stud."""
+    for p in state.participants:
+        if p.kind == engine.Kind.STUD and not p.folded:
+            return max(1, engine.deal_size(p)[0])
+    return 5
+
+
+def _hand_key(conflict_id: int, p: engine.Participant, opposing: int) -> str:
+    texts = f"{format_cards(p.hand)}|{format_cards(p.discarded)}"
+    digest = hashlib.sha256(texts.encode()).hexdigest()[:20]
+    return f"conflict-odds:{conflict_id}:{p.pid}:{digest}:{opposing}"
+
+
+def _odds(conflict_id: int, p: engine.Participant, opposing: int, show: Any) -> Odds:
+    """The odds meter, cached while the hand stays the same. Only this hand and its own
+    discards go in — never another hand (R10)."""
+    key = _hand_key(conflict_id, p, opposing)
+    cached: tuple[int, int] | None = cache.get(key)
+    if cached is None:
+        rng = random.Random(secrets.randbits(64))  # seeded from the OS
+        estimate = win_probability(
+            p.hand, opposing_cards=opposing, deals=ODDS_DEALS, rng=rng, known=p.discarded
+        )
+        cached = (estimate.percent, estimate.deals)
+        cache.set(key, cached, CACHE_SECONDS)
+    return Odds(percent=cached[0], deals=cached[1], opposing=opposing)
+
+
+def _advice(
+    conflict_id: int, p: engine.Participant, opposing: int, limit: int, *, compute: bool
+) -> list[tuple[list[Card], int]] | None:
+    """The discard advisor's top three for this hand and limit (R13), or None when it is not
+    cached and ``compute`` is off. ~1,500 deals, fewer for a big hand with a big limit."""
+    key = f"{_hand_key(conflict_id, p, opposing)}:advice:{limit}"
+    cached: list[tuple[list[str], int]] | None = cache.get(key)
+    if cached is None and compute:
+        capped = min(limit, len(p.hand))
+        n_choices = sum(comb(len(p.hand), k) for k in range(capped + 1))
+        deals = max(ADVICE_MIN_DEALS, min(ADVICE_DEALS, ADVICE_WORK // n_choices))
+        rng = random.Random(secrets.randbits(64))  # seeded from the OS
+        options = discard_advice(
+            p.hand, capped, opposing_cards=opposing, deals=deals, rng=rng, known=p.discarded
+        )
+        cached = [([c.text for c in o.discards], o.estimate.percent) for o in options[:3]]
+        cache.set(key, cached, CACHE_SECONDS)
+    if cached is None:
+        return None
+    by_text = {c.text: c for c in p.hand}
+    return [([by_text[t] for t in texts], pct) for texts, pct in cached]
+
+
+def _owed_row(
+    state: engine.ConflictState,
+    o: engine.Owed,
+    seats: Mapping[str, Seat],
+    by_pid: Mapping[str, HandRow],
+) -> OwedRow:
+    p = state.participant(o.pid)
+    character = seats[o.pid].character if o.pid in seats else None
+    allocation = dict(o.allocation) if o.allocation is not None else None
+    default = allocation if allocation is not None else engine.default_allocation(o, p.currents)
+    rows = [r for r in _attribute_rows(character, p.currents) if r.name in o.attributes]
+    for r in rows:
+        r.placed = default.get(r.name, 0)
+    text = ", ".join(f"{ATTRIBUTE_LABELS[a]} −{n}" for a, n in (allocation or {}).items())
+    return OwedRow(
+        pid=o.pid,
+        name=p.name,
+        points=o.points,
+        placeable=engine.placeable(o, p.currents),
+        attributes=rows,
+        source=by_pid[o.source].name if o.source in by_pid else o.source,
+        allocation=allocation,
+        allocation_text=text or ("nothing to lose" if allocation is not None else ""),
+        default=default,
+    )
+
+
+def _narration_rights(state: engine.ConflictState, rows: list[HandRow]) -> None:
+    """R16/R17: who may bid now, and whether the holder may answer."""
+    if state.phase != Phase.RESOLUTION or state.bids_closed:
+        return
+    for row in rows:
+        if not row.mine or row.kind != engine.Kind.PC or row.folded:
+            continue
+        allowed = not state.bidders or row.pid in state.bidders
+        if row.pid == state.narrator:
+            row.may_answer = bool(state.bids)
+        else:
+            row.may_bid = allowed
+    for row in rows:
+        if row.owed and row.mine and state.narrator == row.pid and state.narration_paid:
+            row.restore_options = [a for a in row.owed.attributes if row.owed.default.get(a.name)]
+
+
+def _narration(
+    state: engine.ConflictState, by_pid: Mapping[str, HandRow], revealed: bool, show: Any
+) -> dict[str, Any] | None:
+    if not revealed or state.narrator is None:
+        return None
+    holder = state.participant(state.narrator)
+    top = max((b.amount for b in state.bids), default=0)
+    high = evaluate(holder.lay or ()).high_card
+    shown = show([high] if high is not None else [])
+    return {
+        "holder": holder.name,
+        "high_card": shown[0] if shown else None,
+        "bids": [(by_pid[b.pid].name, b.amount) for b in state.bids],
+        "top": top,
+        "answer": state.answer,
+        "closed": state.bids_closed,
+        "paid": state.narration_paid,
+        "restored": state.restored,
+        "last_stand_only": bool(state.bidders),
+    }
+
+
+def _sides(rows: list[HandRow]) -> list[tuple[str, list[HandRow]]]:
+    out: dict[str, list[HandRow]] = {}
+    for row in rows:
+        out.setdefault(row.side_label, []).append(row)
+    return list(out.items())
+
+
+def _audit(state: engine.ConflictState) -> dict[str, Any]:
+    """R10: only once the conflict is over — the salt, the order, and the check."""
+    order = format_cards(state.order)
+    return {
+        "salt": state.salt,
+        "order": order,
+        "payload": f"{state.salt}:{order}",
+        "recomputed": commitment(state.order, state.salt),
+        "matches": commitment(state.order, state.salt) == state.commitment,
+    }
+
+
+def _stakes_to(state: engine.ConflictState) -> list[str]:
+    """R18: every player character on the winner's side who did not fold."""
+    if not state.stakes or state.winner is None:
+        return []
+    side = state.participant(state.winner).side
+    return [p.name for p in state.pcs if p.side == side and not p.folded]
+
+
+def _recovery(state: engine.ConflictState, by_pid: Mapping[str, HandRow]) -> str:
+    if state.recovery is None:
+        return ""
+    pid, points = state.recovery
+    name = by_pid[pid].name if pid in by_pid else pid
+    return f"{name} is recovering {points} point{'s' if points != 1 else ''} (R22)."
+
+
+def _next_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, str]:
+    """The Dealer's clear next step, with the action it points at."""
+    live = [r for r in rows if not r.folded]
+    if state.phase == Phase.SIZING:
+        for r in live:
+            if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
+                return {"text": f"Waiting for {r.name}'s proposal", "action": "approve"}
+        for r in live:
+            if r.kind != engine.Kind.STUD and not r.approved:
+                return {"text": f"Set {r.name}'s Deal", "action": "approve"}
+        return {"text": "Deal", "action": "deal"}
+    if state.phase == Phase.DRAW:
+        waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.drew]
+        if waiting:
+            return {"text": f"Waiting for {', '.join(waiting)} to draw", "action": "call"}
+        return {"text": "Call", "action": "call"}
+    if state.phase == Phase.LAYING:
+        waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.lay_chosen]
+        if waiting:
+            return {"text": f"Waiting for {', '.join(waiting)} to lay", "action": "reveal"}
+        return {"text": "Reveal", "action": "reveal"}
+    if state.phase == Phase.RESOLUTION:
+        if not state.bids_closed:
+            return {"text": "Close the bids", "action": "close-bids"}
+        names = [state.participant(o.pid).name for o in state.owed if o.allocation is None]
+        if names:
+            return {"text": f"Waiting for {', '.join(names)} to place Difficulty", "action": ""}
+        return {"text": "Finish", "action": "finish"}
+    if state.phase == Phase.DONE:
+        return {"text": "Over. Deal again?", "action": "again"}
+    return {"text": "Folded: the conflict stays unresolved", "action": ""}
+
+
+def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
+    """What the table waits for, from a player's seat."""
+    if role == "table":
+        return {"text": PHASE_LABELS[state.phase], "action": ""}
+    mine = [r for r in rows if r.mine and not r.folded]
+    for r in mine:
+        if state.phase == Phase.SIZING and not r.approved:
+            text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
+            return {"text": text, "action": "propose"}
+        if state.phase == Phase.DRAW and not r.drew:
+            return {"text": "Discard and draw, or stand", "action": "draw"}
+        if state.phase == Phase.LAYING and not r.lay_chosen:
+            return {"text": "Choose your lay", "action": "lay"}
+        if state.phase == Phase.RESOLUTION and r.owed and r.owed.allocation is None:
+            return {"text": "Place your Difficulty", "action": "allocate"}
+    waits = {
+        Phase.SIZING: "Waiting for the Deal",
+        Phase.DRAW: "Waiting for the Call",
+        Phase.LAYING: "Waiting for the reveal",
+        Phase.RESOLUTION: "Waiting for the Dealer to finish",
+        Phase.DONE: "Over",
+        Phase.FOLDED: "Folded: the conflict stays unresolved",
+    }
+    return {"text": waits[state.phase], "action": ""}
+
+
+def timeline(conflict: Conflict) -> list[Event]:
+    return list(conflict.events.select_related("actor").order_by("seq"))
+
+
+def events_at(conflict: Conflict, version: int) -> str:
+    """What a move did, in the timeline's words (the message after a move)."""
+    texts = conflict.events.filter(version=version).order_by("seq").values_list("text", flat=True)
+    return " ".join(texts)

@@ -1,0 +1,206 @@
+"""The conflict screens (DESIGN.md, "The shape of a table action").
+
+One URL shows each viewer their own screen: the Dealer's console (every hand) or the player's
+view (their own hand, phone first); the table view is the shared screen (public facts only).
+Every move is a POST through ``conflict_move``: without htmx, post/redirect/get with the message;
+with htmx, the main panel comes back re-rendered with the message, refusals included (status
+200, the current state). Cards reach templates only through ``selectors.conflict_view`` (R10).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+
+from campaigns.access import dealer_membership_for, membership_for
+from campaigns.models import Membership
+from conflicts import rulings as rulings_text
+from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
+from conflicts.models import Conflict
+from conflicts.selectors import conflict_view, conflicts_of, events_at
+from conflicts.services import (
+    ConflictError,
+    conflict_create,
+    conflict_deal_again,
+    conflict_move,
+)
+from dustdevils.types import HtmxHttpRequest
+
+
+@login_required
+@require_GET
+def conflict_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request.user, slug)
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "conflicts": conflicts_of(membership.campaign),
+    }
+    return render(request, "conflicts/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The Dealer sets a conflict up: who, which sides, goals, Stakes, the stud (R12, R14, R18,
+    R22)."""
+    membership = dealer_membership_for(request.user, slug, "set up a conflict")
+    form = ConflictCreateForm(membership.campaign, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            conflict = conflict_create(
+                campaign=membership.campaign, actor=membership.user, hands=form.hands(),
+                title=form.cleaned_data["title"], stakes=form.cleaned_data["stakes"],
+                session=form.cleaned_data["session"], recovery=form.recovery(),
+            )  # fmt: skip
+        except ConflictError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"“{conflict.title}” is set up: time to size the Deal.")
+            return redirect(conflict)
+    context = {"campaign": membership.campaign, "membership": membership, "form": form}
+    return render(request, "conflicts/new.html", context)
+
+
+@login_required
+@require_GET
+def detail(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The Dealer's console or the player's view, whichever this viewer is."""
+    membership, conflict = _load(request, slug, conflict_id)
+    return _screen(request, conflict, membership, advise="advise" in request.GET)
+
+
+@login_required
+@require_GET
+def table(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The shared screen: public facts only, whoever is looking (R10)."""
+    membership, conflict = _load(request, slug, conflict_id)
+    context = conflict_view(conflict, membership, as_table=True)
+    return render(request, "conflicts/table.html" + ("#main" if request.htmx else ""), context)
+
+
+@login_required
+@require_GET
+def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The live poll: 204 while the table stands still; otherwise the new version, and an
+    htmx event that makes the page refresh its main panel. Never a card."""
+    _, conflict = _load(request, slug, conflict_id)
+    if request.GET.get("v") == str(conflict.version):
+        return HttpResponse(status=204)
+    response = JsonResponse({"version": conflict.version})
+    return trigger_client_event(response, "conflict-moved", {"version": conflict.version})
+
+
+@login_required
+@require_GET
+def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The discard advisor for the knack (and chip) chosen in the draw form (R13)."""
+    membership, conflict = _load(request, slug, conflict_id)
+    form = AdviceForm(request.GET)
+    if not form.is_valid():
+        raise Http404("No advice for that hand.")
+    context = conflict_view(conflict, membership, advice_limit=form.limit(conflict), advise=True)
+    pid = form.cleaned_data["pid"]
+    context["hand"] = next((h for h in context["my_hands"] if h.pid == pid and h.odds), None)
+    if context["role"] != "player" or context["hand"] is None:
+        raise Http404("No advice for that hand.")
+    return render(request, "conflicts/_player.html#advisor", context)
+
+
+@login_required
+@require_POST
+def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> HttpResponse:
+    """One table move (see the module docstring)."""
+    form_class = ACTIONS.get(action)
+    if form_class is None:
+        raise Http404("No such move.")
+    membership, conflict = _load(request, slug, conflict_id, dealer=form_class.dealer_only())
+    form = form_class(request.POST)
+    try:
+        if not form.is_valid():
+            raise ConflictError(problem_of(form))
+        seats = {s.pid: s for s in conflict.seats.all()}
+        conflict = conflict_move(
+            conflict_id=conflict.pk, membership=membership, move=form.move(seats),
+            version=form.cleaned_data["version"], key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except ConflictError as error:
+        return _after(request, conflict, membership, error=str(error))
+    return _after(request, conflict, membership, notice=events_at(conflict, conflict.version))
+
+
+@login_required
+@require_POST
+def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """R20: a new conflict linked to this one, with a fresh deck."""
+    membership, conflict = _load(request, slug, conflict_id, dealer=True)
+    try:
+        fresh = conflict_deal_again(conflict_id=conflict.pk, membership=membership)
+    except ConflictError as error:
+        return _after(request, conflict, membership, error=str(error))
+    messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
+    url = fresh.get_absolute_url()
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_GET
+def rulings(request: HtmxHttpRequest) -> HttpResponse:
+    """How the app reads each unclear rule (public: no login needed)."""
+    return render(request, "rulings.html", {"groups": rulings_text.grouped()})
+
+
+# --- Helpers -----------------------------------------------------------------------------------
+
+
+def _load(
+    request: HtmxHttpRequest, slug: str, conflict_id: int, *, dealer: bool = False
+) -> tuple[Membership, Conflict]:
+    """The viewer's seat (404 for non-members, 403 for a player at a Dealer's move) and the
+    conflict, which must belong to that campaign."""
+    if dealer:
+        membership = dealer_membership_for(request.user, slug, "do that")
+    else:
+        membership = membership_for(request.user, slug)
+    conflict = get_object_or_404(
+        Conflict.objects.select_related("campaign", "session"),
+        pk=conflict_id,
+        campaign=membership.campaign,
+    )
+    return membership, conflict
+
+
+def _screen(
+    request: HtmxHttpRequest,
+    conflict: Conflict,
+    membership: Membership,
+    *,
+    notice: str = "",
+    error: str = "",
+    advise: bool = False,
+) -> HttpResponse:
+    context = conflict_view(conflict, membership, advise=advise)
+    context.update(notice=notice, error=error)
+    return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
+
+
+def _after(
+    request: HtmxHttpRequest,
+    conflict: Conflict,
+    membership: Membership,
+    *,
+    notice: str = "",
+    error: str = "",
+) -> HttpResponse:
+    """htmx: the fresh main panel with the message; otherwise post/redirect/get."""
+    conflict.refresh_from_db()
+    if request.htmx:
+        return _screen(request, conflict, membership, notice=notice, error=error)
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    return redirect(conflict)
