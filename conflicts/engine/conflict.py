@@ -357,6 +357,11 @@ def new_conflict(
     for p in participants:
         if p.kind == Kind.STUD and p.stud_size not in STUD_SIZES:
             raise IllegalMove("A stud hand has 3, 5 or 7 cards.")
+    if recovery is not None:  # R22: the recovering character takes part, for 1+ points
+        who = next((p for p in participants if p.pid == recovery[0]), None)
+        if who is None or not who.is_character:
+            raise IllegalMove("The character recovering must take part in the conflict.")
+        recovery_stud_size(recovery[1])
     return ConflictState(
         phase=Phase.SIZING, participants=tuple(participants), stakes=stakes, recovery=recovery
     )
