@@ -123,10 +123,15 @@ def sessions_of(campaign: Campaign) -> list[GameSession]:
 def campaign_page(membership: Membership) -> dict[str, object]:
     """Everything the campaign page shows to this member."""
     campaign = membership.campaign
+    pcs = player_characters(campaign)
     context: dict[str, object] = {
         "campaign": campaign,
         "membership": membership,
-        "pcs": player_characters(campaign),
+        "pcs": pcs,
+        "has_pc_in_play": any(
+            row.character.player_id == membership.user_id and not row.character.out_of_play
+            for row in pcs
+        ),
         "sessions": sessions_of(campaign),
     }
     if membership.is_dealer:
@@ -147,7 +152,7 @@ def members_of(campaign: Campaign) -> list[Membership]:
     return list(
         Membership.objects.filter(campaign=campaign)
         .select_related("user")
-        .order_by("-role", "joined_at")
+        .order_by("role", "joined_at")  # "dealer" sorts before "player"
     )
 
 
@@ -172,7 +177,7 @@ def devil_ratings(session: GameSession, membership: Membership) -> list[DevilRat
     in_play = session.campaign.characters.filter(kind__in=kinds, out_of_play=False)
     characters = [
         c
-        for c in in_play.select_related("player").order_by("kind", "name")
+        for c in in_play.select_related("player").order_by("-kind", "name")  # "pc" first
         if c.is_pc or c.is_important
     ]
     open_for_ratings = session.status != GameSession.Status.ENDED

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
         required=False,
-        help_text="Optional. Only for your own records; the table never emails anyone.",
+        help_text="Only for your own records: the table never emails anyone.",
     )
 
     class Meta:

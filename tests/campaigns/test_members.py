@@ -25,6 +25,7 @@ def test_it_shows_everyone_who_sits_at_the_table(
     for name in ("Delia", "Abe", "Bess"):
         assert name in html
     assert "Remove&hellip;" not in html  # players get no Dealer buttons
+    assert html.index("Delia") < html.index("Abe") < html.index("Bess")  # the Dealer first
 
 
 def test_it_asks_before_removing_a_player(
