@@ -46,10 +46,11 @@ run: $(INSTALLED) staticfiles/.collected
 	exec $(BIN)/uvicorn dustdevils.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
 # Hook for the demo data step: once `manage.py seed_demo` exists, `make run` calls it (it must
-# be idempotent). Until then this only says how to make an account.
+# be idempotent). Until then this only says how to make an account. PORT is passed on so the
+# printed login URL matches `make run PORT=9000` too (make does not export its variables).
 seed-demo: $(INSTALLED)
 	@if $(BIN)/python manage.py help seed_demo >/dev/null 2>&1; then \
-		$(BIN)/python manage.py seed_demo; \
+		PORT=$(PORT) $(BIN)/python manage.py seed_demo; \
 	else \
 		echo "  No demo accounts yet: make one with $(BIN)/python manage.py createsuperuser"; \
 	fi

@@ -1,0 +1,58 @@
+"""``manage.py load_starter hanged-man [--dealer USERNAME] [--name NAME]``: a new campaign
+filled with a starter scenario (campaigns.starters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from campaigns.services import CampaignError, campaign_create
+from campaigns.starters import STARTER_NAMES, STARTERS
+
+
+class Command(BaseCommand):
+    help = "Create a new campaign filled with a starter scenario (e.g. hanged-man)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("starter", choices=sorted(STARTERS), help="which starter to load")
+        parser.add_argument(
+            "--dealer",
+            metavar="USERNAME",
+            help="who runs the campaign (default: the first superuser)",
+        )
+        parser.add_argument("--name", help="the campaign's name (default: the starter's title)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        key = options["starter"]
+        dealer = _dealer(options["dealer"])
+        name = options["name"] or STARTER_NAMES[key]
+        try:
+            with transaction.atomic():
+                campaign = campaign_create(dealer=dealer, name=name)
+                STARTERS[key](campaign=campaign)
+        except CampaignError as error:
+            raise CommandError(str(error)) from error
+        count = campaign.characters.count()
+        self.stdout.write(
+            f"Created “{campaign.name}” (/c/{campaign.slug}/) with {count} characters; "
+            f"{dealer.get_username()} is the Dealer and holds the player characters until "
+            "they are handed to players."
+        )
+
+
+def _dealer(username: str | None) -> User:
+    if username:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"No user called {username!r}.")
+        return user
+    user = User.objects.filter(is_superuser=True, is_active=True).order_by("pk").first()
+    if user is None:
+        raise CommandError(
+            "No superuser to be the Dealer: pass --dealer USERNAME, or make one first with "
+            "`manage.py createsuperuser`."
+        )
+    return user
