@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from campaigns.management.commands._dealer import dealer_for
 from campaigns.services import CampaignError, campaign_create
 from campaigns.starters import STARTER_NAMES, STARTERS
 
@@ -27,7 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         key = options["starter"]
-        dealer = _dealer(options["dealer"])
+        dealer = dealer_for(options["dealer"])
         name = options["name"] or STARTER_NAMES[key]
         try:
             with transaction.atomic():
@@ -41,18 +41,3 @@ class Command(BaseCommand):
             f"{dealer.get_username()} is the Dealer and holds the player characters until "
             "they are handed to players."
         )
-
-
-def _dealer(username: str | None) -> User:
-    if username:
-        user = User.objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"No user called {username!r}.")
-        return user
-    user = User.objects.filter(is_superuser=True, is_active=True).order_by("pk").first()
-    if user is None:
-        raise CommandError(
-            "No superuser to be the Dealer: pass --dealer USERNAME, or make one first with "
-            "`manage.py createsuperuser`."
-        )
-    return user

@@ -1,0 +1,65 @@
+"""Export and import of whole campaigns as JSON files (backups, moving a table elsewhere).
+
+The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads it)::
+
+    {
+      "format": "dustdevils.campaign", "version": 1,
+      "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool},
+      "members": [{"username", "role": "dealer" | "player"}],
+      "characters": [{
+        "key": "gentleman-jim-harris",          # stable id within the file
+        "name", "kind": "pc" | "npc", "player": username | null,
+        "vocation", "description", "back_story",
+        "attributes": {"hand": {"rating": 0-5, "current": 0-rating}, "eye", "guts", "heart"},
+        "traits": [at most two], "knacks": {name: 1-4},
+        "devil": {"description", "rating": 1-3 | null},
+        "chips": {"current": n, "ledger": [{"amount": ±n, "reason", "note",
+                  "actor": username | null, "at": ISO 8601, "session": number | null}]},
+        "out_of_play": bool, "fate": "" | "dies" | ..., "epitaph", "left_play_at": ISO | null
+      }],
+      "links": [{"npc": key, "pc": key, "devil_touched", "notes"}],     # Wanted!
+      "notes": [{"title", "body"}],                                        # in order
+      "sessions": [{"number", "date": "YYYY-MM-DD" | null, "status", "notes",
+                    "started_at": ISO | null, "ended_at": ISO | null,
+                    "devil_ratings": {character key: 1-3}}]                # R21
+    }
+
+Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
+``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their
+links are this server's secrets), who set each session's Devil rating, nor when rows were made.
+
+Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2") and every
+list is written in a fixed order, so export → import → export gives the same file: exactly,
+when the slug is free where the file is imported; otherwise only ``campaign.slug`` differs.
+
+Importing checks the whole file before writing anything and refuses it, writing nothing, with
+messages that name the place: ``characters[2].attributes.hand.rating: must be 0–5, got 7``.
+Members are matched by username: one without an account here is left out and their
+characters go to the importing Dealer (the returned warnings say so). The chip ledger is kept
+as written (R15): its rows must add up to ``chips.current``, never going below zero.
+"""
+
+from __future__ import annotations
+
+from campaigns.exchange.checks import (
+    FORMAT,
+    MAX_FILE_BYTES,
+    VERSION,
+    ImportRefused,
+    campaign_file_parse,
+)
+from campaigns.exchange.export import campaign_export, campaign_file_dump
+from campaigns.exchange.importer import ImportResult, campaign_import, campaign_restore
+
+__all__ = [
+    "FORMAT",
+    "MAX_FILE_BYTES",
+    "VERSION",
+    "ImportRefused",
+    "ImportResult",
+    "campaign_export",
+    "campaign_file_dump",
+    "campaign_file_parse",
+    "campaign_import",
+    "campaign_restore",
+]

@@ -1,0 +1,139 @@
+"""Writing a campaign out as the exchange format's data (see the package docstring)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from django.utils.text import slugify
+
+from campaigns.exchange.checks import FORMAT, VERSION
+from campaigns.models import Campaign
+from characters.models import Character
+from characters.rules import ATTRIBUTES
+
+
+def _when(value: dt.datetime | None) -> str | None:
+    return value.astimezone(dt.UTC).isoformat() if value else None
+
+
+def character_keys(characters: list[Character]) -> dict[int, str]:
+    """Stable keys from the names, in the given order: "clara-hardin", then "jim", "jim-2"."""
+    keys: dict[int, str] = {}
+    used: set[str] = set()
+    for character in characters:
+        base = slugify(character.name) or "character"
+        key, n = base, 2
+        while key in used:
+            key, n = f"{base}-{n}", n + 1
+        used.add(key)
+        keys[character.pk] = key
+    return keys
+
+
+def campaign_export(campaign: Campaign) -> dict[str, Any]:
+    """The whole campaign as plain JSON data. Lists are sorted in Python, not by the database,
+    so the order (and the keys made from it) is the same on SQLite and PostgreSQL."""
+    characters = sorted(
+        campaign.characters.select_related("player").prefetch_related(
+            "knacks", "chip_entries__actor", "chip_entries__session"
+        ),
+        key=lambda c: (c.kind, c.name, c.pk),
+    )
+    keys = character_keys(characters)
+    members = sorted(
+        campaign.memberships.select_related("user"),
+        key=lambda m: (not m.is_dealer, m.user.get_username()),
+    )
+    links = [
+        {
+            "npc": keys[link.npc_id],
+            "pc": keys[link.pc_id],
+            "devil_touched": link.devil_touched,
+            "notes": link.notes,
+        }
+        for link in campaign.links.all()
+        if link.npc_id in keys and link.pc_id in keys  # never point outside the file
+    ]
+    sessions = campaign.sessions.prefetch_related("devil_ratings")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "campaign": {
+            "name": campaign.name,
+            "slug": campaign.slug,
+            "setting": campaign.setting,
+            "pitch": campaign.pitch,
+            "winner_bonus": campaign.winner_bonus,
+        },
+        "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
+        "characters": [_character(c, keys[c.pk]) for c in characters],
+        "links": sorted(links, key=lambda link: (link["npc"], link["pc"])),
+        "notes": [
+            {"title": note.title, "body": note.body}
+            for note in sorted(campaign.notes.all(), key=lambda n: (n.position, n.pk))
+        ],
+        "sessions": [
+            {
+                "number": session.number,
+                "date": session.date.isoformat() if session.date else None,
+                "status": session.status,
+                "notes": session.notes,
+                "started_at": _when(session.started_at),
+                "ended_at": _when(session.ended_at),
+                "devil_ratings": dict(
+                    sorted(
+                        (keys[r.character_id], r.rating)
+                        for r in session.devil_ratings.all()
+                        if r.character_id in keys
+                    )
+                ),
+            }
+            for session in sorted(sessions, key=lambda s: s.number)
+        ],
+    }
+
+
+def _character(character: Character, key: str) -> dict[str, Any]:
+    knacks = sorted(character.knacks.all(), key=lambda k: (-k.rating, k.name))
+    ledger = sorted(character.chip_entries.all(), key=lambda e: (e.created_at, e.pk))
+    return {
+        "key": key,
+        "name": character.name,
+        "kind": character.kind,
+        "player": character.player.get_username() if character.player else None,
+        "vocation": character.vocation,
+        "description": character.description,
+        "back_story": character.back_story,
+        "attributes": {
+            name: {"rating": character.rating(name), "current": character.current(name)}
+            for name in ATTRIBUTES
+        },
+        "traits": character.traits,
+        "knacks": {knack.name: knack.rating for knack in knacks},
+        "devil": {"description": character.devil, "rating": character.devil_rating},
+        "chips": {
+            "current": character.chips,
+            "ledger": [
+                {
+                    "amount": entry.amount,
+                    "reason": entry.reason,
+                    "note": entry.note,
+                    "actor": entry.actor.get_username() if entry.actor else None,
+                    "at": _when(entry.created_at),
+                    "session": entry.session.number if entry.session else None,
+                }
+                for entry in ledger
+            ],
+        },
+        "out_of_play": character.out_of_play,
+        "fate": character.fate,
+        "epitaph": character.epitaph,
+        "left_play_at": _when(character.left_play_at),
+    }
+
+
+def campaign_file_dump(data: dict[str, Any]) -> str:
+    """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

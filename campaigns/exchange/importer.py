@@ -1,0 +1,176 @@
+"""Writing a checked campaign file into the database, all or nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from campaigns.exchange.checks import ImportRefused, Plan, campaign_plan
+from campaigns.models import Campaign, DevilRating, GameSession, Membership, Note, WantedLink
+from characters.models import Character, ChipEntry, Knack
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The campaign written, and what the importing Dealer should know (people left out...)."""
+
+    campaign: Campaign
+    warnings: tuple[str, ...] = ()
+
+
+def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) -> ImportResult:
+    """Bring a campaign file in with ``dealer`` as its Dealer: checked first, then written in
+    one transaction, so a refused file (``ImportRefused``) leaves the database as it was.
+
+    ``as_new`` (the default) makes a new campaign, at the file's slug if it is free here. With
+    ``as_new=False`` the file restores the campaign at its slug, which ``dealer`` must deal
+    (see ``campaign_restore``)."""
+    plan = campaign_plan(data)
+    slug = plan.campaign["slug"]
+    if not as_new:
+        campaign = Campaign.objects.filter(
+            slug=slug, memberships__user=dealer, memberships__role=Membership.Role.DEALER
+        ).first()
+        if campaign is None:
+            raise ImportRefused(
+                [f"campaign.slug: you deal no campaign at /c/{slug}/ to restore; import the "
+                 "file as a new campaign instead"]
+            )  # fmt: skip
+        return _restore(plan, campaign=campaign, dealer=dealer)
+    warnings: list[str] = []
+    with transaction.atomic():
+        free = _free_slug(slug)
+        if free != slug:
+            warnings.append(f"The address /c/{slug}/ is taken here: this copy is at /c/{free}/.")
+        campaign = Campaign.objects.create(**{**plan.campaign, "slug": free})
+        Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
+        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+    return ImportResult(campaign, tuple(warnings))
+
+
+def campaign_restore(data: dict[str, Any], *, campaign: Campaign, dealer: User) -> ImportResult:
+    """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
+    notes and sessions are replaced by the file's; its name, setting and pitch too. Seats are
+    kept, the file's members who have an account here are seated, and ``dealer`` stays the
+    Dealer. The file must be a copy of this campaign (same slug), so a file meant for another
+    table cannot overwrite this one. That ``dealer`` deals ``campaign`` is the caller's check.
+    """
+    plan = campaign_plan(data)
+    if plan.campaign["slug"] != campaign.slug:
+        raise ImportRefused(
+            [f"campaign.slug: the file is a copy of /c/{plan.campaign['slug']}/, not of this "
+             f"campaign (/c/{campaign.slug}/); import it as a new campaign instead"]
+        )  # fmt: skip
+    return _restore(plan, campaign=campaign, dealer=dealer)
+
+
+def _restore(plan: Plan, *, campaign: Campaign, dealer: User) -> ImportResult:
+    warnings: list[str] = []
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        # Characters take their knacks, ledgers, Wanted! links and Devil ratings with them.
+        campaign.characters.all().delete()
+        campaign.links.all().delete()
+        campaign.notes.all().delete()
+        campaign.sessions.all().delete()
+        fields = ["name", "setting", "pitch", "winner_bonus"]
+        for name in fields:
+            setattr(campaign, name, plan.campaign[name])
+        campaign.save(update_fields=fields)
+        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+    return ImportResult(campaign, tuple(warnings))
+
+
+def _free_slug(wanted: str) -> str:
+    slug, n = wanted, 2
+    while Campaign.objects.filter(slug=slug).exists():
+        slug, n = f"{wanted}-{n}", n + 1
+    return slug
+
+
+def _seat(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str]) -> dict[str, User]:
+    """Seat the file's members who have an account here (as players: ``dealer`` deals).
+    Returns username → user for everyone seated at the campaign afterwards."""
+    wanted = [username for username, _ in plan.members]
+    known = {u.get_username(): u for u in User.objects.filter(username__in=wanted)}
+    seated = {m.user.get_username(): m.user for m in campaign.memberships.select_related("user")}
+    for username, role in plan.members:
+        user = known.get(username)
+        if user is None:
+            theirs = [ch.values["name"] for ch in plan.characters if ch.player == username]
+            also = f"; their characters ({', '.join(theirs)}) are yours now" if theirs else ""
+            warnings.append(f"Nobody here has the username {username!r}: left out{also}.")
+            continue
+        if role == Membership.Role.DEALER and user != dealer:
+            warnings.append(
+                f"{username} was the Dealer in the file; here you deal and {username} plays."
+            )
+        if username not in seated:
+            Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
+            seated[username] = user
+    return seated
+
+
+def _write(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str]) -> None:
+    seated = _seat(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+    sessions = {
+        s.values["number"]: GameSession.objects.create(campaign=campaign, **s.values)
+        for s in plan.sessions
+    }
+    actors = {e.actor for ch in plan.characters for e in ch.ledger if e.actor}
+    known = {u.get_username(): u for u in User.objects.filter(username__in=actors)}
+    if unknown := sorted(actors - set(known)):
+        warnings.append(
+            f"Ledger rows written by people without an account here ({', '.join(unknown)}) "
+            "keep no name."
+        )
+
+    made: dict[str, Character] = {}
+    for ch in plan.characters:
+        # An unknown player's character goes to the importing Dealer, who can hand it on.
+        player = seated.get(ch.player, dealer) if ch.player else None
+        character = Character.objects.create(
+            campaign=campaign, kind=ch.kind, player=player, **ch.values
+        )
+        made[ch.key] = character
+        Knack.objects.bulk_create(
+            Knack(character=character, name=name, rating=rating)
+            for name, rating in ch.knacks.items()
+        )
+        balance = 0
+        for entry in ch.ledger:
+            balance += entry.amount
+            row = ChipEntry.objects.create(
+                character=character,
+                amount=entry.amount,
+                balance_after=balance,
+                reason=entry.reason,
+                note=entry.note,
+                actor=known.get(entry.actor or ""),
+                session=sessions.get(entry.session),
+            )
+            # created_at is auto_now_add: give the row its own time back.
+            ChipEntry.objects.filter(pk=row.pk).update(created_at=entry.at)
+
+    WantedLink.objects.bulk_create(
+        WantedLink(
+            campaign=campaign,
+            npc=made[link["npc"]],
+            pc=made[link["pc"]],
+            devil_touched=link["devil_touched"],
+            notes=link["notes"],
+        )
+        for link in plan.links
+    )
+    Note.objects.bulk_create(
+        Note(campaign=campaign, title=title, body=body, position=position)
+        for position, (title, body) in enumerate(plan.notes)
+    )
+    DevilRating.objects.bulk_create(
+        DevilRating(session=sessions[s.values["number"]], character=made[key], rating=rating)
+        for s in plan.sessions
+        for key, rating in s.devil_ratings.items()
+    )
