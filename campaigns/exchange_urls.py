@@ -1,7 +1,15 @@
-"""Export and import of whole campaigns (JSON)."""
+"""Export and import of whole campaigns (JSON), included at the root by dustdevils/urls.py."""
 
 from __future__ import annotations
 
+from django.urls import path
+
+from campaigns import exchange_views
+
 app_name = "exchange"
 
-urlpatterns: list = []  # type: ignore[type-arg]
+urlpatterns = [
+    path("c/<slug:slug>/export.json", exchange_views.export_json, name="export"),
+    path("c/<slug:slug>/import/", exchange_views.restore, name="restore"),
+    path("import/", exchange_views.import_new, name="import"),
+]

@@ -1,0 +1,41 @@
+"""The upload forms: a campaign file, read and parsed as the form is cleaned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from campaigns.exchange.checks import MAX_FILE_BYTES, ImportRefused, campaign_file_parse
+
+
+class CampaignFileForm(forms.Form):
+    file = forms.FileField(
+        label="Campaign file",
+        help_text="A .json file exported from a Dust Devils table.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB."
+            )
+        try:
+            self.cleaned_data["data"] = campaign_file_parse(upload.read())
+        except ImportRefused as refused:
+            raise forms.ValidationError(list(refused.problems)) from None
+        return upload
+
+    def refuse(self, refused: ImportRefused) -> None:
+        """Show every problem the import found, in plain words, above the form."""
+        for problem in refused.problems:
+            self.add_error(None, problem)
+
+
+class RestoreForm(CampaignFileForm):
+    confirm = forms.BooleanField(
+        label="Replace this campaign's characters, chips, notes and sessions with the file's",
+        error_messages={"required": "Tick the box to confirm: restoring replaces what is here."},
+    )
