@@ -26,7 +26,9 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
 
 Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
 ``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their
-links are this server's secrets), who set each session's Devil rating, nor when rows were made.
+links are this server's secrets), who set each session's Devil rating, when rows were made, nor
+conflicts (their log, and which conflict a ledger row came from): restoring a campaign from a
+file removes its conflicts.
 
 Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2") and every
 list is written in a fixed order, so export → import → export gives the same file: exactly,

@@ -36,6 +36,9 @@ class CampaignFileForm(forms.Form):
 
 class RestoreForm(CampaignFileForm):
     confirm = forms.BooleanField(
-        label="Replace this campaign's characters, chips, notes and sessions with the file's",
+        label=(
+            "Replace this campaign's characters, chips, notes and sessions with the file's, "
+            "and remove its conflicts"
+        ),
         error_messages={"required": "Tick the box to confirm: restoring replaces what is here."},
     )

@@ -53,7 +53,8 @@ def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) 
 
 def campaign_restore(data: dict[str, Any], *, campaign: Campaign, dealer: User) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
-    notes and sessions are replaced by the file's; its name, setting and pitch too. Seats are
+    notes and sessions are replaced by the file's; its name, setting and pitch too. Its
+    conflicts are removed (the format does not carry them). Seats are
     kept, the file's members who have an account here are seated, and ``dealer`` stays the
     Dealer. The file must be a copy of this campaign (same slug), so a file meant for another
     table cannot overwrite this one. That ``dealer`` deals ``campaign`` is the caller's check.
@@ -71,6 +72,8 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User) -> ImportResult:
     warnings: list[str] = []
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        # The file holds no conflicts: played ones would point at characters that are gone.
+        campaign.conflicts.all().delete()
         # Characters take their knacks, ledgers, Wanted! links and Devil ratings with them.
         campaign.characters.all().delete()
         campaign.links.all().delete()

@@ -19,6 +19,7 @@ from campaigns.exchange import (
 )
 from campaigns.models import Campaign, DevilRating, Membership
 from characters.models import Character, ChipEntry
+from conflicts.models import Conflict, Seat
 from tests.exchange.conftest import at, clone, model_counts
 
 JIM = "gentleman-jim-harris"
@@ -177,6 +178,18 @@ def test_it_restores_a_campaign_from_its_own_file(played: Campaign, dealer: User
 
     played.refresh_from_db()
     assert result.campaign.pk == played.pk
+    assert campaign_export(played) == data
+
+
+def test_it_removes_the_campaigns_conflicts_when_restoring(played: Campaign, dealer: User) -> None:
+    data = campaign_export(played)
+    conflict = Conflict.objects.create(campaign=played, title="Showdown", state={}, phase="deal")
+    Seat.objects.create(conflict=conflict, pid="p1", character=played.characters.first())
+
+    campaign_restore(data, campaign=played, dealer=dealer)
+
+    assert not Conflict.objects.filter(campaign=played).exists()
+    assert not Seat.objects.exists()
     assert campaign_export(played) == data
 
 
