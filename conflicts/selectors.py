@@ -343,19 +343,22 @@ def _lay_options(p: engine.Participant, show: Any) -> list[LayOption]:
         return []
     choices = lay_choices(p.hand)
     best = choices[0]
-    out = [LayOption(show(best.laid), best.describe(), ["best poker hand"], True)]
+    out = [LayOption(show(best.laid), best.describe(), _lay_notes(best, None), True)]
     for value in choices[1:]:
         out.append(LayOption(show(value.laid), value.describe(), _lay_notes(value, best), False))
     return out
 
 
-def _lay_notes(value: HandValue, best: HandValue) -> list[str]:
+def _lay_notes(value: HandValue, best: HandValue | None) -> list[str]:
+    """What a lay is for: the best poker hand, or the narration card it keeps (R8); and the
+    Difficulty it deals if it wins (R9)."""
     notes = []
-    if value.high_card_key > best.high_card_key and value.high_card is not None:
+    if best is None:
+        notes.append("best poker hand")
+    elif value.high_card_key > best.high_card_key and value.high_card is not None:
         notes.append(f"keeps {value.high_card} for narration")
-    if value.difficulty > best.difficulty:
-        notes.append(f"deals {value.difficulty} Difficulty")
-    return notes or ["another lay"]
+    notes.append(f"deals {value.difficulty} Difficulty")
+    return notes
 
 
 def _attribute_rows(character: Character | None, currents: Mapping[str, int]) -> list[AttributeRow]:
@@ -496,19 +499,17 @@ def _owed_row(
 
 
 def _narration_rights(state: engine.ConflictState, rows: list[HandRow]) -> None:
-    """R16/R17: who may bid now, and whether the holder may answer."""
-    if state.phase != Phase.RESOLUTION or state.bids_closed:
+    """R16/R17: who may bid now, whether the holder may answer, and who may restore a point."""
+    if state.phase != Phase.RESOLUTION:
         return
     for row in rows:
         if not row.mine or row.kind != engine.Kind.PC or row.folded:
             continue
-        allowed = not state.bidders or row.pid in state.bidders
-        if row.pid == state.narrator:
+        if not state.bids_closed and row.pid == state.narrator:
             row.may_answer = bool(state.bids)
-        else:
-            row.may_bid = allowed
-    for row in rows:
-        if row.owed and row.mine and state.narrator == row.pid and state.narration_paid:
+        elif not state.bids_closed:
+            row.may_bid = not state.bidders or row.pid in state.bidders
+        if row.owed and state.narrator == row.pid and state.narration_paid and not state.restored:
             row.restore_options = [a for a in row.owed.attributes if row.owed.default.get(a.name)]
 
 
