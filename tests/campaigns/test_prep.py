@@ -3,6 +3,8 @@ between non-player and player characters (RAW DEALER, WANTED!)."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -176,3 +178,17 @@ def test_it_edits_and_deletes_a_link(as_dealer: Client, campaign: Any, link: Any
     assert (link.devil_touched, link.notes) == ("Greed", "")
     as_dealer.post(url("wanted_delete", campaign.slug, link.pk), headers=HTMX)
     assert not WantedLink.objects.exists()
+
+
+def test_it_takes_htmx_posts_with_the_pages_csrf_header(campaign: Any, dealer: User) -> None:
+    """CSRF stays on: an htmx POST passes with the token base.html puts in hx-headers."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(dealer)
+    html = client.get(campaign.get_absolute_url()).content.decode()
+    match = re.search(r"<body hx-headers='([^']+)'", html)
+    assert match
+    path = url("note_create", campaign.slug)
+    assert client.post(path, {"title": "T"}, headers=HTMX).status_code == 403
+    headers = HTMX | json.loads(match.group(1))
+    assert client.post(path, {"title": "T"}, headers=headers).status_code == 200
+    assert Note.objects.get().title == "T"
