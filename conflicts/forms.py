@@ -89,7 +89,8 @@ class TwoAttributesField(forms.MultipleChoiceField):
         chosen = super().clean(value)
         if len(chosen) != 2:
             raise forms.ValidationError("choose exactly two (R11).")
-        return (chosen[0], chosen[1])
+        first, second = sorted(chosen, key=ATTRIBUTES.index)  # the sheet's order
+        return (first, second)
 
 
 class ProposeForm(HandForm):
