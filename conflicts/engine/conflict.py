@@ -564,20 +564,39 @@ def _draw(state: ConflictState, move: Draw, rng: random.Random | None) -> Outcom
     if rng is None:
         raise IllegalMove("Drawing may need a shuffle.")
     assert state.deck is not None
-    # Discards are chosen, then all replacements are dealt at once (R13); they go to the
-    # discard pile, which R10 reshuffles if the deck runs dry.
-    deck = state.deck.discard(discards)
-    result = deck.draw(len(discards), rng)
+    # Discards are chosen, then all replacements are dealt at once (R13).
+    deck, drawn, draw_events = _replace_cards(state.deck, discards, rng)
     kept = tuple(c for c in p.hand if c not in discards)
     p = replace(
-        p, hand=kept + result.cards, discarded=p.discarded + discards, drew=True,
+        p, hand=kept + drawn, discarded=p.discarded + discards, drew=True,
         extra_draw=p.extra_draw or used_chip,
     )  # fmt: skip
-    state = replace(state.with_participant(p), deck=result.deck)
+    state = replace(state.with_participant(p), deck=deck)
     n = len(discards)
-    events = [f"{p.name} discards {n} and draws {len(result.cards)}." if n else f"{p.name} stands."]
+    events = [f"{p.name} discards {n} and draws {len(drawn)}." if n else f"{p.name} stands."]
     chips = (ChipMove(p.pid, -1, "extra_draw"),) if used_chip else ()
-    return Outcome(state, (*events, *result.events), chips)
+    return Outcome(state, (*events, *draw_events), chips)
+
+
+def _replace_cards(
+    deck: Deck, discards: tuple[Card, ...], rng: random.Random
+) -> tuple[Deck, tuple[Card, ...], tuple[str, ...]]:
+    """Deal replacements for ``discards``, then put the discards on the pile.
+
+    As in draw poker, a player does not get their own discards back while other cards are
+    left: if the stock runs dry, the pile that R10 reshuffles is the one from before this draw.
+    Only when even that is exhausted are this draw's discards shuffled in as a last resort.
+    """
+    result = deck.draw(len(discards), rng)
+    deck = result.deck.discard(discards)
+    drawn, events = result.cards, result.events
+    short = len(discards) - len(drawn)
+    if short:
+        more = deck.draw(short, rng)
+        deck, drawn = more.deck, drawn + more.cards
+        events = tuple(e for e in events if not e.startswith("The deck and the discard pile"))
+        events += more.events
+    return deck, drawn, events
 
 
 def _award_redraw(state: ConflictState, move: AwardRedraw, rng: random.Random | None) -> Outcome:
@@ -590,13 +609,13 @@ def _award_redraw(state: ConflictState, move: AwardRedraw, rng: random.Random | 
     if rng is None:
         raise IllegalMove("Drawing may need a shuffle.")
     assert state.deck is not None
-    result = state.deck.discard((move.card,)).draw(1, rng)
+    deck, drawn, draw_events = _replace_cards(state.deck, (move.card,), rng)
     kept = tuple(c for c in p.hand if c is not move.card)
-    p = replace(p, hand=kept + result.cards, discarded=(*p.discarded, move.card))
-    state = replace(state.with_participant(p), deck=result.deck)
+    p = replace(p, hand=kept + drawn, discarded=(*p.discarded, move.card))
+    state = replace(state.with_participant(p), deck=deck)
     return Outcome(
         state,
-        (f"The Dealer awards every player a chip and redraws a card of {p.name}.", *result.events),
+        (f"The Dealer awards every player a chip and redraws a card of {p.name}.", *draw_events),
         _award_all(state, "dealer_award"),
     )
 

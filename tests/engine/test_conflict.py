@@ -1276,3 +1276,25 @@ def test_it_deals_again_with_the_same_participants_r20() -> None:
     assert all(not p.hand and not p.folded and p.lay is None for p in again.participants)
     with pytest.raises(IllegalMove, match="finished"):
         continue_fight(state, winner_bonus=True)
+
+
+def test_it_never_deals_a_player_their_own_discards_back_while_other_cards_are_left_R10_R13() -> (
+    None
+):
+    """When the stock is empty the pile from before this draw is reshuffled; this draw's
+    discards join the pile only after the replacements are dealt (as in draw poker)."""
+    from conflicts.engine.cards import Deck
+
+    from tests.engine.conflict_kit import check_conserved
+
+    state = dealt([zeke(), stud(5)])
+    assert state.deck is not None
+    state = replace(state, deck=Deck(stock=(), discards=state.deck.stock))
+    check_conserved(state)
+    hand = state.participant(zeke().pid).hand
+    outcome = step(state, Draw(zeke().pid, hand[:2], knack_rating=3), seed=3)
+    check_conserved(outcome.state)
+    new_hand = outcome.state.participant(zeke().pid).hand
+    assert len(new_hand) == len(hand)
+    assert not set(hand[:2]) & set(new_hand)
+    assert any("shuffled into a new deck" in e for e in outcome.events)
