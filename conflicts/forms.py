@@ -26,9 +26,9 @@ ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in
 CARD_CHOICES = [(c.text, c.text) for c in FULL_DECK]
 DEVIL_CHOICES = [("0", "Not in play"), ("1", "For (adds)"), ("-1", "Against (takes away)")]
 SIDE_CHOICES = [
-    ("players", "Side A (the players)"),
-    ("dealer", "Side B (the Dealer)"),
-    ("third", "Side C"),
+    ("players", "Players' side"),
+    ("dealer", "Dealer's side"),
+    ("third", "A third side"),
 ]
 SIDE_LABELS = dict(SIDE_CHOICES)
 
@@ -332,7 +332,8 @@ class ConflictCreateForm(forms.Form):
             (s.pk for s in sessions if s.status == GameSession.Status.OPEN), None
         )
         in_play = list(campaign.characters.filter(out_of_play=False))
-        self.characters = [c for c in in_play if c.is_pc or c.is_important]
+        chosen = [c for c in in_play if c.is_pc or c.is_important]
+        self.characters = sorted(chosen, key=lambda c: (not c.is_pc, c.name))  # PCs first
         recovery_field = self.fields["recovery_character"]
         assert isinstance(recovery_field, forms.ModelChoiceField)
         recovery_field.queryset = campaign.characters.filter(
