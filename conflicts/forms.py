@@ -140,6 +140,8 @@ class DrawForm(HandForm):
         d = self.cleaned_data
         if d["stand"]:
             return engine.Draw(d["pid"], ())
+        if not d["discards"]:  # "Discard and draw" with nothing ticked is a slip, not a stand
+            raise ConflictError("Tap the cards to discard first, or stand pat.")
         return engine.Draw(
             d["pid"],
             d["discards"],

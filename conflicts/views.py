@@ -184,7 +184,10 @@ def _screen(
 ) -> HttpResponse:
     context = conflict_view(conflict, membership, advise=advise)
     context.update(notice=notice, error=error)
-    return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
+    response = render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
+    if request.htmx and error:  # a refusal: scroll to its message, whatever was tapped
+        response["HX-Reswap"] = "outerHTML show:#move-alert:top"  # reswap() types only the style
+    return response
 
 
 def _after(

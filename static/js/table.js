@@ -43,12 +43,17 @@
     if (form && form.classList.contains("draw-form")) countPicks(form);
   });
 
+  var submitted = null; // the data-keep of the form just sent
   document.addEventListener("submit", function (event) {
     var form = event.target.closest && event.target.closest("form[data-keep]");
-    if (form) delete dirty[form.dataset.keep]; // a submitted choice starts fresh
+    submitted = form ? form.dataset.keep : null;
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    // A move that went through starts its form fresh; a refused one (the panel shows the
+    // alert) keeps the player's choice, ready to send again.
+    if (submitted && !document.querySelector("#conflict-main .alert")) delete dirty[submitted];
+    submitted = null;
     Object.keys(dirty).forEach(function (keep) {
       var form = document.querySelector('form[data-keep="' + keep + '"]');
       if (form) restore(form, dirty[keep]);

@@ -240,6 +240,7 @@ def test_it_says_no_plainly_and_changes_nothing_R10(table: Table, dealer: User, 
     if htmx:
         assert response.status_code == 200
         assert "The cards have not been dealt yet." in response.content.decode()
+        assert response["HX-Reswap"] == "outerHTML show:#move-alert:top"  # scroll to it
     else:
         assert response.status_code == 302
         assert "The cards have not been dealt yet." in table.messages(dealer)
@@ -431,6 +432,15 @@ def test_it_refuses_a_knack_of_another_character(
         discards=[hand_of(table, pid_of(pc_a))[0].text],
     )  # fmt: skip
     assert "Choose one of your own knacks." in response.content.decode()
+
+
+def test_it_refuses_discard_and_draw_with_nothing_ticked_R13(
+    table: Table, dealer: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    dealt(table, dealer, pc_a, pc_b)
+    response = table.post(player_b, "draw", htmx=True, pid=pid_of(pc_b))
+    assert "Tap the cards to discard first, or stand pat." in response.content.decode()
+    assert not table.state().participant(pid_of(pc_b)).drew
 
 
 def test_it_stands_pat(table: Table, dealer: User, player_b: User, pc_a: Any, pc_b: Any) -> None:
