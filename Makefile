@@ -45,15 +45,11 @@ run: $(INSTALLED) staticfiles/.collected
 	@echo
 	exec $(BIN)/uvicorn dustdevils.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
-# Hook for the demo data step: once `manage.py seed_demo` exists, `make run` calls it (it must
-# be idempotent). Until then this only says how to make an account. PORT is passed on so the
-# printed login URL matches `make run PORT=9000` too (make does not export its variables).
+# On a fresh database: a demo Dealer and four players seated in The Hanged Man, their random
+# passwords printed once. Idempotent: on a database with users it says so and does nothing.
+# PORT is passed on so the printed login URL matches `make run PORT=9000` too.
 seed-demo: $(INSTALLED)
-	@if $(BIN)/python manage.py help seed_demo >/dev/null 2>&1; then \
-		PORT=$(PORT) $(BIN)/python manage.py seed_demo; \
-	else \
-		echo "  No demo accounts yet: make one with $(BIN)/python manage.py createsuperuser"; \
-	fi
+	@PORT=$(PORT) $(BIN)/python manage.py seed_demo
 
 test: $(INSTALLED)
 	$(BIN)/pytest $(PYTEST_ARGS)
