@@ -184,10 +184,7 @@ def _screen(
 ) -> HttpResponse:
     context = conflict_view(conflict, membership, advise=advise)
     context.update(notice=notice, error=error)
-    response = render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
-    if request.htmx and error:  # a refusal: scroll to its message, whatever was tapped
-        response["HX-Reswap"] = "outerHTML show:#move-alert:top"  # reswap() types only the style
-    return response
+    return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
 
 
 def _after(
@@ -201,7 +198,11 @@ def _after(
     """htmx: the fresh main panel with the message; otherwise post/redirect/get."""
     conflict.refresh_from_db()
     if request.htmx:
-        return _screen(request, conflict, membership, notice=notice, error=error)
+        response = _screen(request, conflict, membership, notice=notice, error=error)
+        # After your own move, show the panel's top: the message, then what comes next (a
+        # refresh from the poll keeps the scroll where it is). reswap() types only the style.
+        response["HX-Reswap"] = "outerHTML show:#conflict-main:top"
+        return response
     if error:
         messages.error(request, error)
     elif notice:

@@ -240,7 +240,7 @@ def test_it_says_no_plainly_and_changes_nothing_R10(table: Table, dealer: User, 
     if htmx:
         assert response.status_code == 200
         assert "The cards have not been dealt yet." in response.content.decode()
-        assert response["HX-Reswap"] == "outerHTML show:#move-alert:top"  # scroll to it
+        assert response["HX-Reswap"] == "outerHTML show:#conflict-main:top"  # the message
     else:
         assert response.status_code == 302
         assert "The cards have not been dealt yet." in table.messages(dealer)
