@@ -136,6 +136,10 @@ class Odds:
     advice_limit: int = 0
     advice_pending: bool = False
 
+    @property
+    def deals_text(self) -> str:
+        return f"{self.deals:,}"
+
 
 @dataclass
 class HandRow:

@@ -50,6 +50,9 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    // The page's own messages (from the last full load) are stale once the panel moved on.
+    var stale = document.querySelector("main > .messages");
+    if (stale) stale.remove();
     // A move that went through starts its form fresh; a refused one (the panel shows the
     // alert) keeps the player's choice, ready to send again.
     if (submitted && !document.querySelector("#conflict-main .alert")) delete dirty[submitted];
