@@ -11,8 +11,8 @@ from dataclasses import dataclass
 class Ruling:
     id: str
     title: str
-    text: str
     group: str
+    text: str
     house_rule: bool = False
 
     @property

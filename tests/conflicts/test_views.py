@@ -745,6 +745,14 @@ def test_it_shows_every_ruling_to_anyone_with_anchors(client: Client) -> None:
     html = client.get("/rulings/").content.decode()
     for n in range(1, 30):
         assert f'id="R{n}"' in html
+    sections = re.findall(r'<h2 class="panel__title" id="g-\d">(.*?)</h2>', html)
+    assert sections == [
+        "Cards and hands", "The conflict", "Sessions", "The action deck (combat rounds)",
+        "Characters",
+    ]  # fmt: skip
+    r11 = html[html.index('id="R11"') : html.index('id="R12"')]
+    assert "The Deal" in r11
+    assert "the two attributes the Dealer approves" in r11
     assert "The Deal" in html
     assert "Narration bids" in html
 
