@@ -89,3 +89,23 @@ class DevilRatingForm(forms.Form):
             "invalid": "Pick a Devil rating: 1, 2 or 3.",
         }
     )
+
+
+class SessionEndForm(forms.Form):
+    """R22: ending a session, and whether damage carries over (for everyone or some)."""
+
+    carry_over = forms.BooleanField(
+        required=False, label="Damage carries over for everyone into the next session"
+    )
+    carry_over_for = forms.ModelMultipleChoiceField(
+        queryset=Character.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Damage carries over for",
+    )
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["carry_over_for"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = campaign.characters.filter(out_of_play=False)

@@ -141,6 +141,12 @@ class GameSession(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     last_activity_at = models.DateTimeField(null=True, blank=True)
+    # R22: the Dealer may rule that damage carries over into the next session, for everyone
+    # (this flag) or for named characters (``carry_over_for``). Set when the session ends.
+    damage_carries_over = models.BooleanField(default=False)
+    carry_over_for = models.ManyToManyField(
+        "characters.Character", blank=True, related_name="carried_over_in"
+    )
 
     class Meta:
         ordering = ["number"]
@@ -178,6 +184,49 @@ class DevilRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} Devil {self.rating} in {self.session}"
+
+
+class SessionEvent(models.Model):
+    """The session's own log: started, ended (by the Dealer or the stale-session sweep), the
+    recovery job's result. Shown on the session page to the whole table."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class JobRun(models.Model):
+    """A background job that has run for a session, once: the unique record that makes a
+    re-run (a redelivered or repeated task) a no-op. It is written in the same transaction as
+    the job's changes, so it exists exactly when the changes do."""
+
+    class Job(models.TextChoices):
+        RECOVER = "recover_session", "Recovery at the session's end (R22)"
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="job_runs")
+    job = models.CharField(max_length=40, choices=Job.choices)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # What it did, in numbers (e.g. points restored), for the session page and the logs.
+    summary = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "job"], name="job_run_once_per_session"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_job_display()} for {self.session}"
 
 
 class WantedLink(models.Model):

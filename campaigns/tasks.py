@@ -1,11 +1,53 @@
-"""Celery jobs for campaigns."""
+"""Celery jobs for campaigns. Thin: the work is in ``campaigns.sessions``.
+
+Embedded default: tasks run eagerly, in the request that queued them. With REDIS_URL a worker
+(``celery -A dustdevils worker``) runs them, and ONE beat (``celery -A dustdevils beat``) sends
+the periodic sweep (settings.CELERY_BEAT_SCHEDULE).
+
+The jobs take ids, never objects (a worker loads fresh rows), and are safe to run twice.
+``recover_session`` acks late and is rejected back to the queue if its worker dies, so a job
+cut off half-way (its transaction rolled back) runs again in full; database hiccups are
+retried with backoff.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from campaigns import sessions
 
 
 @shared_task
 def ping() -> str:
     """Answer "pong": proves a worker picks up tasks and returns results (used by tests)."""
     return "pong"
+
+
+@shared_task(
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    retry_jitter=True,
+    max_retries=8,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def recover_session(session_id: int) -> dict[str, Any]:
+    """R22: the recovery at the end of session ``session_id`` (idempotent: once per session)."""
+    return sessions.session_recover(session_id=session_id).as_dict()
+
+
+@shared_task(
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=3,
+    acks_late=True,
+)
+def sweep_stale_sessions() -> dict[str, Any]:
+    """Periodic (Celery beat): end sessions left open, mark abandoned conflicts, queue lost
+    recoveries again."""
+    return sessions.stale_sweep().as_dict()

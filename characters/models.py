@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES, max_knacks
 
@@ -246,3 +247,93 @@ class ChipEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount:+d} {self.get_reason_display()} ({self.character})"
+
+
+class AttributeChange(models.Model):
+    """One change to an attribute's current value, and why: the character's history across
+    sessions (Difficulty taken R9, points restored in play R16/R22, recovery at a session's
+    end R22). Improvements bought with chips are in the chip ledger (R15)."""
+
+    class Reason(models.TextChoices):
+        DIFFICULTY = "difficulty", "Difficulty taken"
+        RESTORE = "restore", "Restored in play"
+        RECOVERY = "recovery", "Recovered at the session's end"
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="attribute_changes"
+    )
+    session = models.ForeignKey(
+        "campaigns.GameSession",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attribute_changes",
+    )
+    conflict = models.ForeignKey(
+        "conflicts.Conflict",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attribute_changes",
+    )
+    attribute = models.CharField(max_length=5, choices=list(ATTRIBUTE_LABELS.items()))
+    before = models.PositiveSmallIntegerField()
+    after = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(before=F("after")), name="attribute_change_changes"
+            ),
+            models.CheckConstraint(
+                condition=Q(before__lte=5, after__lte=5), name="attribute_change_0_to_5"
+            ),
+            models.CheckConstraint(
+                condition=Q(attribute__in=list(ATTRIBUTES)), name="attribute_change_attribute"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.attribute} {self.before} → {self.after} ({self.reason})"
+
+    @property
+    def points(self) -> int:
+        return self.after - self.before
+
+
+class SessionSnapshot(models.Model):
+    """A character as a session ended, before recovery: current values, ratings and chips.
+    The sheet's history chart is drawn from these, one point per session."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="snapshots")
+    session = models.ForeignKey(
+        "campaigns.GameSession", on_delete=models.CASCADE, related_name="snapshots"
+    )
+    hand = models.PositiveSmallIntegerField()
+    hand_current = models.PositiveSmallIntegerField()
+    eye = models.PositiveSmallIntegerField()
+    eye_current = models.PositiveSmallIntegerField()
+    guts = models.PositiveSmallIntegerField()
+    guts_current = models.PositiveSmallIntegerField()
+    heart = models.PositiveSmallIntegerField()
+    heart_current = models.PositiveSmallIntegerField()
+    chips = models.PositiveIntegerField()
+    taken_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "session"], name="session_snapshot_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} at the end of {self.session}"
+
+    def current(self, attribute: str) -> int:
+        return int(getattr(self, f"{attribute}_current"))
+
+    def rating(self, attribute: str) -> int:
+        return int(getattr(self, attribute))

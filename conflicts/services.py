@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 
-from campaigns.models import Campaign, GameSession, Membership
-from characters.models import Character
+from campaigns.models import Campaign, DevilRating, GameSession, Membership
+from characters.models import AttributeChange, Character
 from characters.rules import ATTRIBUTES
 from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
@@ -55,7 +55,23 @@ def pid_of(character: Character) -> str:
     return f"c{character.pk}"
 
 
-def _participant(spec: HandSpec, index: int) -> tuple[engine.Participant, Character | None]:
+def _devil_rating(character: Character, session: GameSession | None) -> int:
+    """R21: the Devil rating its player set for the session, when one is set; otherwise the
+    character's standing rating."""
+    if session is not None:
+        rating = (
+            DevilRating.objects.filter(session=session, character=character)
+            .values_list("rating", flat=True)
+            .first()
+        )
+        if rating is not None:
+            return int(rating)
+    return character.devil_rating or 0
+
+
+def _participant(
+    spec: HandSpec, index: int, session: GameSession | None = None
+) -> tuple[engine.Participant, Character | None]:
     character = spec.character
     if character is None:
         pid = "stud" if index == 0 else f"stud{index + 1}"
@@ -81,7 +97,7 @@ def _participant(spec: HandSpec, index: int) -> tuple[engine.Participant, Charac
             kind,
             side=side,
             currents={a: character.current(a) for a in ATTRIBUTES},
-            devil_rating=character.devil_rating or 0,
+            devil_rating=_devil_rating(character, session),
         ),
         character,
     )
@@ -109,7 +125,7 @@ def conflict_create(
     for spec in hands:
         if spec.character is not None and spec.character.campaign_id != campaign.pk:
             raise ConflictError("Every character must belong to this campaign.")
-        participant, character = _participant(spec, studs if spec.character is None else 0)
+        participant, character = _participant(spec, studs if spec.character is None else 0, session)
         if character is None:
             studs += 1
         if participant.pid in winner_bonus_pids:
@@ -218,7 +234,7 @@ def conflict_move(
             except CharacterError as error:  # not enough chips: the whole move is refused
                 raise ConflictError(str(error)) from error
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
-            _apply_results(outcome.state, seats)
+            _apply_results(outcome.state, seats, conflict)
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
@@ -244,19 +260,25 @@ def conflict_move(
     return conflict
 
 
-def _apply_results(state: engine.ConflictState, seats: Mapping[str, Seat]) -> None:
-    """The conflict is over: Difficulty taken (R9), a won recovery (R22)."""
+def _apply_results(
+    state: engine.ConflictState, seats: Mapping[str, Seat], conflict: Conflict | None = None
+) -> None:
+    """The conflict is over: Difficulty taken (R9), a won recovery (R22). Both go into the
+    characters' history (AttributeChange)."""
     for pid, losses in engine.attribute_losses(state).items():
         character = seats[pid].character
         if character is None or not losses:
             continue
+        before = _currents(character.pk)  # locked: the history's "before" is exact
         Character.objects.filter(pk=character.pk).update(
             **{f"{a}_current": Greatest(F(f"{a}_current") - n, 0) for a, n in losses.items()}
         )
+        _record(character, before, AttributeChange.Reason.DIFFICULTY, conflict)
     if engine.recovery_won(state) and state.recovery is not None:
         pid, points = state.recovery
         character = seats[pid].character
         if character is not None:
+            before = _currents(character.pk)
             character.refresh_from_db()
             # The points go back where the most Difficulty was taken; an attribute at 0 does
             # not recover (R17, R22).
@@ -270,6 +292,33 @@ def _apply_results(state: engine.ConflictState, seats: Mapping[str, Seat]) -> No
                 worst = max(hurt, key=lambda a: character.rating(a) - character.current(a))
                 setattr(character, f"{worst}_current", character.current(worst) + 1)
             character.save(update_fields=[f"{a}_current" for a in ATTRIBUTES])
+            _record(character, before, AttributeChange.Reason.RESTORE, conflict)
+
+
+def _currents(character_id: int) -> dict[str, int]:
+    row = Character.objects.select_for_update().values(*(f"{a}_current" for a in ATTRIBUTES))
+    values = row.get(pk=character_id)
+    return {a: int(values[f"{a}_current"]) for a in ATTRIBUTES}
+
+
+def _record(
+    character: Character, before: Mapping[str, int], reason: str, conflict: Conflict | None
+) -> None:
+    """One history row per attribute that changed (characters.AttributeChange)."""
+    after = _currents(character.pk)
+    AttributeChange.objects.bulk_create(
+        AttributeChange(
+            character_id=character.pk,
+            session_id=conflict.session_id if conflict else None,
+            conflict=conflict,
+            attribute=a,
+            before=before[a],
+            after=after[a],
+            reason=reason,
+        )
+        for a in ATTRIBUTES
+        if before[a] != after[a]
+    )
 
 
 def _publish_on_commit(conflict: Conflict) -> None:
@@ -287,7 +336,7 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
         raise ConflictError("Only the Dealer can deal again.")
     with transaction.atomic():
         previous = (
-            Conflict.objects.select_for_update()
+            Conflict.objects.select_for_update(of=("self",))
             .select_related("campaign", "session")
             .get(pk=conflict_id, campaign_id=membership.campaign_id)
         )

@@ -315,10 +315,17 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
+# Jobs that ack late (the recovery) should not sit prefetched behind a long one.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # A task taken by a worker that dies before acking (acks_late) goes back to the queue after
+    # this many seconds. Keep it above the longest task and any retry countdown.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+    }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -332,6 +339,20 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Background jobs (campaigns/tasks.py). The stale-session sweep is periodic: Celery beat sends
+# it, and exactly ONE beat process may run (two would send every sweep twice; the sweep is
+# safe to repeat, but there is no reason to). The embedded default has no beat: tasks run
+# eagerly when queued, and nothing is swept.
+STALE_SESSION_HOURS = env_int("STALE_SESSION_HOURS", 12, minimum=1)
+STALE_CONFLICT_HOURS = env_int("STALE_CONFLICT_HOURS", 6, minimum=1)
+SWEEP_INTERVAL_MINUTES = env_int("SWEEP_INTERVAL_MINUTES", 15, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stale-sessions": {
+        "task": "campaigns.tasks.sweep_stale_sessions",
+        "schedule": timedelta(minutes=SWEEP_INTERVAL_MINUTES),
+    },
+}
 
 # --------------------------------------------------------------------------------------------
 # Auth, i18n

@@ -20,11 +20,13 @@ from campaigns.forms import (
     CampaignForm,
     DevilRatingForm,
     NoteForm,
+    SessionEndForm,
     SessionPlanForm,
     WantedLinkForm,
 )
 from campaigns.models import GameSession, Membership, Note, WantedLink
 from campaigns.services import CampaignError
+from campaigns.session_selectors import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
 from dustdevils.types import HtmxHttpRequest
@@ -34,6 +36,9 @@ def _page(membership: Membership, **extra: Any) -> dict[str, Any]:
     """The campaign page's context, with blank forms unless ``extra`` brings bound ones."""
     campaign = membership.campaign
     context: dict[str, Any] = selectors.campaign_page(membership)
+    context["playing"] = next(
+        (s for s in context["sessions"] if s.status == GameSession.Status.OPEN), None
+    )
     if membership.is_dealer:
         context |= {
             "note_form": NoteForm(),
@@ -197,6 +202,8 @@ def _session_page(membership: Membership, session: GameSession, **extra: Any) ->
         "membership": membership,
         "session": session,
         "rows": selectors.devil_ratings(session, membership),
+        "story": session_story(session, membership),
+        "end_form": SessionEndForm(campaign=membership.campaign),
         **extra,
     }
 

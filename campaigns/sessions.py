@@ -1,0 +1,445 @@
+"""Running sessions: starting the next one, ending it (with R22's carry-over ruling), the
+recovery at a session's end, and the sweep of sessions and conflicts left open.
+
+Writes only (the session page's reads are in ``campaigns.session_selectors``). The Celery jobs
+in ``campaigns.tasks`` are thin: they call ``session_recover`` and ``stale_sweep`` here, which
+take ids, lock what they change and are safe to run twice.
+
+Ending a session commits at once and queues the recovery on commit. The recovery restores the
+damage the session ENDED with (the characters' snapshots, written as it ended), never more: a
+job that runs late, after a worker was down while the next session began, does not heal
+Difficulty taken after the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from campaigns.models import Campaign, GameSession, JobRun, SessionEvent
+from campaigns.selectors import display_name
+from campaigns.services import CampaignError
+from characters.models import AttributeChange, Character, SessionSnapshot
+from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES
+from conflicts.models import Conflict
+
+log = logging.getLogger(__name__)
+
+Status = GameSession.Status
+RECOVER = JobRun.Job.RECOVER
+# An ended session whose recovery has not run this long after the end had its job lost (the
+# broker was down when it was queued, say): the sweep queues it again.
+LOST_RECOVERY_MINUTES = 10
+
+
+# --- Starting ------------------------------------------------------------------------------------
+
+
+def session_start(*, campaign: Campaign, actor: User, number: int | None = None) -> GameSession:
+    """The Dealer starts a session: the planned session ``number``, else the earliest planned
+    one, else a new one. One session is played at a time. Starting the session that is already
+    being played (a double click, a second tab) changes nothing and returns it."""
+    with transaction.atomic():
+        # The campaign row serialises starts: two tabs cannot open two sessions.
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        sessions = GameSession.objects.filter(campaign=campaign)
+        playing = sessions.filter(status=Status.OPEN).first()
+        if playing is not None:
+            if number is None or playing.number == number:
+                return playing
+            raise CampaignError(
+                f"Session {playing.number} is still being played: end it before starting "
+                f"session {number}."
+            )
+        if number is not None:
+            session = sessions.filter(number=number).first()
+            if session is None:
+                raise CampaignError(f"There is no session {number}.")
+            if session.status == Status.ENDED:
+                raise CampaignError(f"Session {number} has ended; start the next one.")
+        else:
+            session = sessions.filter(status=Status.PLANNED).order_by("number").first()
+            if session is None:
+                last = sessions.order_by("-number").first()
+                session = GameSession.objects.create(
+                    campaign=campaign, number=(last.number + 1) if last else 1
+                )
+        now = timezone.now()
+        session.status = Status.OPEN
+        session.started_at = now
+        session.last_activity_at = now
+        session.save(update_fields=["status", "started_at", "last_activity_at"])
+        SessionEvent.objects.create(
+            session=session,
+            actor=actor,
+            at=now,
+            text=f"{display_name(actor)} starts session {session.number}. Players: set your "
+            "Devil ratings (R21).",
+        )
+    log.info("Session %s of %s started by %s", session.number, campaign.slug, actor)
+    return session
+
+
+# --- Ending --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionEnd:
+    session: GameSession
+    ended: bool  # False: it had already ended (a double click, a second tab) or was not stale
+    message: str
+
+
+def session_end(
+    *,
+    session_id: int,
+    actor: User,
+    carry_over: bool = False,
+    carry_over_ids: Iterable[int] = (),
+) -> SessionEnd:
+    """The Dealer ends the session (open → ended), optionally ruling that damage carries over
+    into the next one, for everyone or for the named characters (R22). Commits at once and
+    queues ONE recovery on commit: the session row is locked, so ending it twice does nothing
+    the second time (and says so)."""
+    return _end(
+        session_id=session_id,
+        actor=actor,
+        carry_over=carry_over,
+        carry_over_ids=carry_over_ids,
+        text=f"{display_name(actor)} ends the session.",
+    )
+
+
+def _end(
+    *,
+    session_id: int,
+    actor: User | None,
+    text: str,
+    carry_over: bool = False,
+    carry_over_ids: Iterable[int] = (),
+    stale_before: datetime | None = None,
+) -> SessionEnd:
+    with transaction.atomic():
+        session = (
+            GameSession.objects.select_for_update().select_related("campaign").get(pk=session_id)
+        )
+        n = session.number
+        if session.status == Status.ENDED:
+            return SessionEnd(session, False, f"Session {n} had already ended: nothing more to do.")
+        if session.status == Status.PLANNED:
+            raise CampaignError(f"Session {n} has not started yet.")
+        if stale_before is not None:  # the sweep: re-checked under the lock
+            active = session.last_activity_at or session.started_at
+            if active is None or active >= stale_before:
+                return SessionEnd(session, False, f"Session {n} is in use again.")
+        wanted = set(carry_over_ids)
+        carried = list(Character.objects.filter(campaign_id=session.campaign_id, pk__in=wanted))
+        if len(carried) != len(wanted):
+            raise CampaignError("Damage can carry over only for characters of this campaign.")
+        now = timezone.now()
+        session.status = Status.ENDED
+        session.ended_at = now
+        session.damage_carries_over = carry_over
+        session.save(update_fields=["status", "ended_at", "damage_carries_over"])
+        session.carry_over_for.set(carried)
+        _snapshot(session, now)
+        ruling = _carry_over_text(carry_over, carried)
+        SessionEvent.objects.create(
+            session=session, actor=actor, at=now, text=" ".join(filter(None, [text, ruling]))
+        )
+        # robust: the end is committed whatever happens to the queueing; a recovery that could
+        # not be queued (broker down) is queued again by the sweep (LOST_RECOVERY_MINUTES).
+        transaction.on_commit(lambda: _queue_recovery(session_id), robust=True)
+    log.info("Session %s of %s ended: %s %s", n, session.campaign.slug, text, ruling)
+    message = f"Session {n} has ended. Recovery is under way (R22)."
+    return SessionEnd(session, True, message)
+
+
+def _carry_over_text(everyone: bool, carried: list[Character]) -> str:
+    """For the session's log, which the whole table reads: player characters by name; the
+    Dealer's characters only counted (their sheets are the Dealer's secret)."""
+    if everyone:
+        return "Damage carries over for everyone (R22)."
+    if carried:
+        return f"Damage carries over for {_names(carried)} (R22)."
+    return ""
+
+
+def _names(characters: Iterable[Character]) -> str:
+    people = sorted(characters, key=lambda c: c.name)
+    names = [c.name for c in people if c.is_pc]
+    npcs = sum(1 for c in people if not c.is_pc)
+    if npcs:
+        names.append(f"{npcs if npcs > 1 else 'one'} of the Dealer's characters")
+    return ", ".join(names)
+
+
+def _snapshot(session: GameSession, now: datetime) -> None:
+    """Every character as the session ends (before recovery): the history chart's points and
+    the measure of what the recovery restores."""
+    in_play = Q(out_of_play=False)
+    if session.started_at is not None:
+        in_play |= Q(left_play_at__gte=session.started_at)
+    characters = Character.objects.filter(in_play, campaign_id=session.campaign_id)
+    SessionSnapshot.objects.bulk_create(
+        SessionSnapshot(
+            character=c,
+            session=session,
+            chips=c.chips,
+            taken_at=now,
+            **{a: c.rating(a) for a in ATTRIBUTES},
+            **{f"{a}_current": c.current(a) for a in ATTRIBUTES},
+        )
+        for c in characters
+    )
+
+
+def _queue_recovery(session_id: int) -> None:
+    from campaigns.tasks import recover_session
+
+    recover_session.delay(session_id)
+
+
+# --- The recovery (R17, R22) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recovery:
+    session_id: int
+    done_now: bool  # False: done before (a repeated or redelivered job), or nothing to do
+    points: int = 0
+    characters: int = 0
+    zeros_kept: int = 0  # attributes left at 0 (R17)
+    carried: int = 0  # points of damage carried over (R22)
+
+    def as_dict(self) -> dict[str, int | bool]:
+        return {
+            "session_id": self.session_id,
+            "done_now": self.done_now,
+            "points": self.points,
+            "characters": self.characters,
+            "zeros_kept": self.zeros_kept,
+            "carried": self.carried,
+        }
+
+
+@dataclass
+class _Tally:
+    points: int = 0
+    restored: list[Character] = field(default_factory=list)
+    zeros: list[tuple[Character, str]] = field(default_factory=list)
+    carried: dict[Character, int] = field(default_factory=dict)
+
+    @property
+    def characters(self) -> int:
+        return len(self.restored)
+
+
+def session_recover(*, session_id: int) -> Recovery:
+    """R22: at the end of a session every character in play gets back the damage the session
+    ended with, except attributes at 0 (R17) and damage the Dealer ruled carries over. Each
+    restored attribute is recorded in the character's history.
+
+    Idempotent and all-or-nothing: the unique JobRun row and every change commit in ONE
+    transaction. A second run finds the row (or waits on the first run's insert and then finds
+    it) and changes nothing; a run killed half-way leaves nothing, and the redelivered task
+    does it all."""
+    with transaction.atomic():
+        session = GameSession.objects.filter(pk=session_id).first()
+        if session is None or session.status != Status.ENDED:
+            log.warning("Recovery of session id %s skipped: not an ended session", session_id)
+            return Recovery(session_id, False)
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                run = JobRun.objects.create(session=session, job=RECOVER, started_at=now)
+        except IntegrityError:
+            log.info("Recovery of session id %s already done: nothing to do", session_id)
+            return Recovery(session_id, False)
+        tally = _restore(session, now)
+        _hold_for_tests(session_id)
+        recovery = Recovery(
+            session_id,
+            True,
+            points=tally.points,
+            characters=tally.characters,
+            zeros_kept=len(tally.zeros),
+            carried=sum(tally.carried.values()),
+        )
+        run.finished_at = timezone.now()
+        run.summary = recovery.as_dict()
+        run.save(update_fields=["finished_at", "summary"])
+        SessionEvent.objects.create(session=session, text=_recovery_text(tally))
+    log.info("Recovery of session %s (id %s): %s", session.number, session_id, recovery)
+    return recovery
+
+
+def _restore(session: GameSession, now: datetime) -> _Tally:
+    snapshots = {s.character_id: s for s in SessionSnapshot.objects.filter(session=session)}
+    carried_ids = set(session.carry_over_for.values_list("pk", flat=True))
+    characters = (
+        Character.objects.select_for_update()
+        .filter(campaign_id=session.campaign_id, out_of_play=False, pk__in=list(snapshots))
+        .order_by("pk")  # one order for every locker: no deadlock between two jobs
+    )
+    tally = _Tally()
+    changes: list[AttributeChange] = []
+    for character in characters:
+        snap = snapshots[character.pk]
+        carries = session.damage_carries_over or character.pk in carried_ids
+        changed: list[str] = []
+        for a in ATTRIBUTES:
+            damage = snap.rating(a) - snap.current(a)
+            now_at, rating = character.current(a), character.rating(a)
+            if damage <= 0 or now_at >= rating:
+                continue
+            if snap.current(a) == 0 or now_at == 0:  # R17: a 0 does not recover
+                tally.zeros.append((character, a))
+                continue
+            if carries:  # R22: the Dealer's ruling
+                tally.carried[character] = tally.carried.get(character, 0) + damage
+                continue
+            after = min(rating, now_at + damage)
+            setattr(character, f"{a}_current", after)
+            changed.append(f"{a}_current")
+            changes.append(
+                AttributeChange(
+                    character=character,
+                    session=session,
+                    attribute=a,
+                    before=now_at,
+                    after=after,
+                    reason=AttributeChange.Reason.RECOVERY,
+                    at=now,
+                )
+            )
+            tally.points += after - now_at
+        if changed:
+            character.save(update_fields=[*changed, "updated_at"])
+            tally.restored.append(character)
+    AttributeChange.objects.bulk_create(changes)
+    return tally
+
+
+def _recovery_text(tally: _Tally) -> str:
+    """The log line, for the whole table: no attribute of a Dealer's character is named."""
+    if tally.restored:
+        parts = [f"Recovery: attributes back to their ratings for {_names(tally.restored)} (R22)."]
+    else:
+        parts = ["Recovery: nobody had damage to recover (R22)."]
+    zeros = [f"{c.name}'s {ATTRIBUTE_LABELS[a]}" for c, a in tally.zeros if c.is_pc]
+    if zeros:
+        parts.append(f"At 0, no recovery: {', '.join(zeros)} (R17).")
+    if tally.carried:
+        parts.append(f"Damage carried over for {_names(tally.carried)}.")
+    return " ".join(parts)
+
+
+def _hold_for_tests(session_id: int) -> None:
+    """A test hook, inert unless the setting RECOVERY_TEST_HOLD names a file (only the worker
+    of the kill test sets it, through tests/sessions/worker_settings.py): the job says it got
+    here, with every change made and nothing committed, and waits while that file exists, so
+    the test can kill the worker at exactly this point."""
+    hold = str(getattr(settings, "RECOVERY_TEST_HOLD", "") or "")
+    if not hold:
+        return
+    flag = Path(hold)
+    Path(f"{hold}.reached").write_text(str(session_id))
+    deadline = time.monotonic() + 120
+    while flag.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+# --- The sweep -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    sessions_ended: list[int] = field(default_factory=list)
+    conflicts_marked: list[int] = field(default_factory=list)
+    recoveries_queued: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, list[int]]:
+        return {
+            "sessions_ended": self.sessions_ended,
+            "conflicts_marked": self.conflicts_marked,
+            "recoveries_queued": self.recoveries_queued,
+        }
+
+
+def stale_sweep(*, now: datetime | None = None) -> Sweep:
+    """Sessions left open with no activity (the last conflict move, or the start) for
+    STALE_SESSION_HOURS are ended and recovered as if the Dealer had ended them, with a line in
+    the session's log. Conflicts not over with no move for STALE_CONFLICT_HOURS are marked
+    abandoned, so the Dealer can resume or close them. Ended sessions whose recovery was lost
+    get it queued again. Safe to run at any time, and twice."""
+    now = now or timezone.now()
+    session_hours = settings.STALE_SESSION_HOURS
+    session_cutoff = now - timedelta(hours=session_hours)
+    stale = (
+        GameSession.objects.filter(status=Status.OPEN)
+        .annotate(active=Coalesce("last_activity_at", "started_at"))
+        .filter(active__lt=session_cutoff)
+        .order_by("pk")
+    )
+    ended = []
+    for session in stale:
+        active = session.last_activity_at or session.started_at
+        assert active is not None  # the filter above
+        since = timezone.localtime(active).strftime("%d %b %H:%M")
+        result = _end(
+            session_id=session.pk,
+            actor=None,
+            text=f"Ended by the app: no activity for {session_hours} hours (since {since}).",
+            stale_before=session_cutoff,
+        )
+        if result.ended:
+            ended.append(session.pk)
+            log.warning(
+                "Stale session ended: %s (id %s), no activity since %s",
+                session,
+                session.pk,
+                since,
+            )
+    conflict_cutoff = now - timedelta(hours=settings.STALE_CONFLICT_HOURS)
+    abandoned = (
+        Conflict.objects.exclude(phase__in=["done", "folded"])
+        .filter(last_move_at__lt=conflict_cutoff)
+        .filter(Q(abandoned_at__isnull=True) | Q(abandoned_at__lt=F("last_move_at")))
+    )
+    marked = list(abandoned.values_list("pk", flat=True).order_by("pk"))
+    if marked:
+        # update() leaves last_move_at alone: the next move makes it newer than abandoned_at,
+        # which is how a resumed conflict stops being "abandoned".
+        Conflict.objects.filter(pk__in=marked).update(abandoned_at=now)
+        log.warning(
+            "Conflicts marked abandoned (no move for %s hours): %s",
+            settings.STALE_CONFLICT_HOURS,
+            marked,
+        )
+    lost = list(
+        GameSession.objects.filter(
+            status=Status.ENDED,
+            ended_at__lt=now - timedelta(minutes=LOST_RECOVERY_MINUTES),
+            snapshots__isnull=False,
+        )
+        .exclude(job_runs__job=RECOVER)
+        .values_list("pk", flat=True)
+        .distinct()
+        .order_by("pk")
+    )
+    for session_id in lost:
+        log.warning("Recovery of session id %s was lost: queued again", session_id)
+        _queue_recovery(session_id)
+    return Sweep(ended, marked, lost)
