@@ -18,6 +18,7 @@ from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from characters import services
 from characters.forms import LeavePlayForm, SheetForm, sheet_initial
+from characters.history import character_history
 from characters.models import Character
 from characters.rules import Problem
 from characters.selectors import (
@@ -222,6 +223,7 @@ def _sheet_context(membership: Membership, character: Character) -> dict[str, An
         "character": character,
         "full": full,
         "totals": chip_totals(character) if full else None,
+        "history": character_history(character) if full else None,
         "devil_now": latest_devil_rating(character) if full else None,
         "knacks": list(character.knacks.all()) if full else [],
         "wanted": wanted_links(character) if membership.is_dealer else [],

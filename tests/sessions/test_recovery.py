@@ -60,7 +60,8 @@ def test_it_restores_every_character_but_zeros_R17_R22(
         ("Mayor Crane", "heart", 2, 4, "recovery"),
     }
     run = JobRun.objects.get(session=open_session)
-    assert run.job == "recover_session" and run.finished_at is not None
+    assert run.job == "recover_session"
+    assert run.finished_at is not None
     assert run.summary["points"] == 8
     log = SessionEvent.objects.filter(session=open_session).last()
     assert log is not None
@@ -70,9 +71,7 @@ def test_it_restores_every_character_but_zeros_R17_R22(
     )
 
 
-def test_it_changes_nothing_the_second_time(
-    open_session: Any, dealer: User, pc_a: Any
-) -> None:
+def test_it_changes_nothing_the_second_time(open_session: Any, dealer: User, pc_a: Any) -> None:
     hurt(pc_a, hand=1)
     end(open_session, dealer)
     assert session_recover(session_id=open_session.pk).done_now
@@ -107,12 +106,11 @@ def test_it_carries_damage_over_for_named_characters_R22(
     assert currents(pc_a) == FULL
     assert currents(pc_b)["eye"] == 1
     log = SessionEvent.objects.filter(session=open_session).last()
-    assert log is not None and log.text.endswith("Damage carried over for Bess Doyle.")
+    assert log is not None
+    assert log.text.endswith("Damage carried over for Bess Doyle.")
 
 
-def test_it_leaves_characters_out_of_play_alone(
-    open_session: Any, dealer: User, pc_a: Any
-) -> None:
+def test_it_leaves_characters_out_of_play_alone(open_session: Any, dealer: User, pc_a: Any) -> None:
     hurt(pc_a, hand=1)
     Character.objects.filter(pk=pc_a.pk).update(out_of_play=True)
     end(open_session, dealer)
@@ -133,9 +131,7 @@ def test_it_never_heals_damage_taken_after_the_end(
     assert currents(pc_a) == {**FULL, "hand": 3, "eye": 2}
 
 
-def test_it_keeps_a_zero_reached_after_the_end(
-    open_session: Any, dealer: User, pc_a: Any
-) -> None:
+def test_it_keeps_a_zero_reached_after_the_end(open_session: Any, dealer: User, pc_a: Any) -> None:
     hurt(pc_a, hand=2)
     end(open_session, dealer)
     hurt(pc_a, hand=0)
@@ -169,7 +165,8 @@ def test_it_leaves_nothing_half_done_when_it_fails(
     assert not JobRun.objects.exists()
     assert not AttributeChange.objects.exists()
     assert session_recover(session_id=open_session.pk).points == 3 + 2
-    assert currents(pc_a) == FULL and currents(pc_b) == FULL
+    assert currents(pc_a) == FULL
+    assert currents(pc_b) == FULL
 
 
 def test_it_retries_database_errors_and_acks_late() -> None:

@@ -144,9 +144,7 @@ def test_it_queues_one_recovery_for_two_posts(
     assert currents(pc_a)["heart"] == 3
 
 
-def test_it_refuses_to_end_a_session_that_has_not_started(
-    campaign: Any, dealer: User
-) -> None:
+def test_it_refuses_to_end_a_session_that_has_not_started(campaign: Any, dealer: User) -> None:
     planned = session_plan(campaign=campaign)
     with counted_delay() as delay, pytest.raises(CampaignError, match="has not started"):
         session_end(session_id=planned.pk, actor=dealer)
@@ -164,7 +162,8 @@ def test_it_records_the_carry_over_ruling_R22(
 ) -> None:
     client = client_as(dealer)
     html = client.get(url("session", campaign.slug, 1)).content.decode()
-    assert "End the session" in html and "Or only for" in html
+    assert "End the session" in html
+    assert "Or only for" in html
     with django_capture_on_commit_callbacks(execute=True):
         client.post(url("session_end", campaign.slug, 1), {"carry_over_for": [pc_b.pk]})
     open_session.refresh_from_db()
