@@ -86,21 +86,52 @@ def redis_healthy() -> bool:
     return settings.BROADCASTER != "redis" or _redis_state["healthy"]
 
 
+class Updates:
+    """One stream's subscription to ``table``: registered at once (so nothing announced after
+    it is made can be missed), read with ``next(timeout)``, ended with ``close()``. Must be made
+    inside the stream's running event loop."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[int] = asyncio.Queue()
+        self._entry = (self._loop, self._queue)
+        with _lock:
+            _queues.setdefault(table, set()).add(self._entry)
+        if settings.BROADCASTER == "redis":
+            _ensure_subscriber(self._loop)
+
+    async def wait(self) -> int:
+        """The next announced version, however long it takes."""
+        return await self._queue.get()
+
+    async def next(self, timeout: float) -> int | None:
+        """The next announced version, or None if ``timeout`` seconds pass without one."""
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    def close(self) -> None:
+        with _lock:
+            waiting = _queues.get(self.table)
+            if waiting is not None:
+                waiting.discard(self._entry)
+                if not waiting:
+                    del _queues[self.table]
+
+    def __enter__(self) -> Updates:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
 async def updates(table: str) -> AsyncIterator[int]:
     """The versions ``table`` moves to, as they are announced, for as long as you listen."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    entry = (loop, queue)
-    with _lock:
-        _queues.setdefault(table, set()).add(entry)
-    if settings.BROADCASTER == "redis":
-        _ensure_subscriber(loop)
-    try:
+    with Updates(table) as subscription:
         while True:
-            yield await queue.get()
-    finally:
-        with _lock:
-            _queues.get(table, set()).discard(entry)
+            yield await subscription.wait()
 
 
 def _ensure_subscriber(loop: asyncio.AbstractEventLoop) -> None:

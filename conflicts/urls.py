@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from conflicts import views
+from conflicts import streams, views
 
 app_name = "conflicts"
 
@@ -18,6 +18,8 @@ urlpatterns: list[URLPattern] = [
     path(ONE, views.detail, name="detail"),
     path(ONE + "table/", views.table, name="table"),
     path(ONE + "version/", views.version, name="version"),
+    path(ONE + "stream/", streams.conflict_stream, name="stream"),
+    path(ONE + "table/stream/", streams.table_stream, name="table_stream"),
     path(ONE + "advice/", views.advice, name="advice"),
     path(ONE + "again/", views.deal_again, name="again"),
     # Every table move, by name (conflicts.forms.ACTIONS): always a POST.

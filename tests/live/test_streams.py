@@ -1,0 +1,282 @@
+"""The live conflict streams (conflicts.streams), in one process: snapshot first for every
+viewer, an update per move with that viewer's own panel, never a foreign card (R10), 403/404,
+reconnects, the safety-net poll and the Redis-outage fallback.
+
+Streams are read through Django's AsyncClient inside ``asyncio.run``; the stream reads the
+database from worker threads, so these tests use committed data (``transaction=True``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import User
+from django.test import AsyncClient, Client, override_settings
+
+from campaigns import live
+from campaigns.models import Membership
+from conflicts import streams
+from conflicts.engine import conflict as engine
+from conflicts.models import Conflict
+from conflicts.services import controlled_pids, pid_of
+from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized, texts
+
+pytestmark = pytest.mark.django_db(transaction=True)
+__all__ = ["posse", "quick_odds"]
+
+
+# --- Reading a stream ---------------------------------------------------------------------------
+
+
+class Event:
+    def __init__(self, block: str) -> None:
+        self.id: int | None = None
+        self.event = "message"
+        self.comment = False
+        data: list[str] = []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                self.comment = True
+            elif line.startswith("id: "):
+                self.id = int(line[4:])
+            elif line.startswith("event: "):
+                self.event = line[7:]
+            elif line.startswith("data: "):
+                data.append(line[6:])
+        self.data = "\n".join(data)
+
+    def __repr__(self) -> str:
+        return f"<{self.event} id={self.id} {len(self.data)} chars>"
+
+
+class Stream:
+    """An open SSE response, read event by event."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.chunks: AsyncIterator[bytes] = aiter(response.streaming_content)
+        self.buffer = ""
+
+    async def next(self, timeout: float = 5.0, *, pings: bool = False) -> Event:
+        while True:
+            while "\n\n" in self.buffer:
+                block, self.buffer = self.buffer.split("\n\n", 1)
+                event = Event(block)
+                if pings or not event.comment:
+                    return event
+            chunk = await asyncio.wait_for(anext(self.chunks), timeout)
+            self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+
+    async def close(self) -> None:
+        closer = getattr(self.chunks, "aclose", None)
+        if closer is not None:
+            await closer()
+
+
+async def open_stream(user: User | None, url: str, **headers: Any) -> tuple[int, Stream | None]:
+    client = AsyncClient()
+    if user is not None:
+        await client.aforce_login(user)
+    response = await client.get(url, **headers)
+    if not response.streaming:
+        return response.status_code, None
+    assert response["Content-Type"].startswith("text/event-stream")
+    assert response["Cache-Control"] == "no-cache"
+    assert response["X-Accel-Buffering"] == "no"
+    return response.status_code, Stream(response)
+
+
+def allowed(table: Table, user: User, *, shared: bool) -> set[str]:
+    state = table.state()
+    if shared:
+        return texts(engine.visible_cards(state, (), dealer=False))
+    membership = Membership.objects.get(user=user, campaign=table.conflict.campaign)
+    mine = controlled_pids(table.conflict, membership)
+    return texts(engine.visible_cards(state, mine, dealer=membership.is_dealer))
+
+
+@pytest.fixture
+def dealt(client: Client, posse: Conflict, dealer: User, pc_a: Any, pc_b: Any) -> Table:
+    table = Table(client, posse)
+    sized(table, dealer, pc_a, pc_b)
+    table.ok(dealer, "deal")
+    return table
+
+
+@pytest.fixture
+def cast(dealer: User, player_a: User, player_b: User) -> dict[str, User]:
+    return {"dealer": dealer, "player_a": player_a, "player_b": player_b}
+
+
+def in_thread(function: Callable[[], Any]) -> Any:
+    return sync_to_async(function, thread_sensitive=False)()
+
+
+# --- The protocol -------------------------------------------------------------------------------
+
+
+def test_it_sends_each_viewer_a_snapshot_then_an_update_with_only_their_cards_R10(
+    dealt: Table, cast: dict[str, User], pc_a: Any, pc_b: Any
+) -> None:
+    t = dealt
+    url, table_url = t.url + "stream/", t.url + "table/stream/"
+    before = t.version
+    may = {name: allowed(t, user, shared=False) for name, user in cast.items()}
+    may_table = allowed(t, cast["dealer"], shared=True)
+    own_a = texts(t.state().participant(pid_of(pc_a)).hand)
+
+    async def scenario() -> dict[str, list[Event]]:
+        opened = {name: await open_stream(user, url) for name, user in cast.items()}
+        _, table_stream = await open_stream(cast["player_b"], table_url)
+        assert table_stream is not None
+        seen: dict[str, list[Event]] = {name: [] for name in [*cast, "table"]}
+        for name, (status, stream) in opened.items():
+            assert status == 200
+            assert stream is not None
+            seen[name].append(await stream.next())
+        seen["table"].append(await table_stream.next())
+        # A move: player_b stands pat (no draw) — announced on commit, in-process.
+        await in_thread(lambda: t.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1"))
+        for name, (_, stream) in opened.items():
+            assert stream is not None
+            seen[name].append(await stream.next())
+            await stream.close()
+        seen["table"].append(await table_stream.next())
+        await table_stream.close()
+        return seen
+
+    with override_settings(BROADCASTER="inprocess"):
+        seen = asyncio.run(scenario())
+    for name, events in seen.items():
+        snapshot, update = events
+        assert (snapshot.event, snapshot.id) == ("snapshot", before), name
+        assert (update.event, update.id) == ("update", before + 1), name
+        assert 'id="conflict-main"' in snapshot.data
+        assert f'data-version="{before + 1}"' in update.data, name
+        for event in events:
+            tokens = card_tokens(event.data)
+            limit = may_table if name == "table" else may[name]
+            assert tokens <= limit, f"{name} {event} shows {sorted(tokens - limit)}"
+    assert own_a <= card_tokens(seen["player_a"][0].data)  # not a vacuous pass
+    assert "conflict--dealer" in seen["dealer"][0].data
+    assert "conflict--player" in seen["player_a"][0].data
+    assert "conflict--table" in seen["table"][0].data
+
+
+def test_it_refuses_anonymous_403_and_outsiders_404(
+    client: Client, dealt: Table, outsider: User
+) -> None:
+    for url in (dealt.url + "stream/", dealt.url + "table/stream/"):
+        client.logout()
+        response = client.get(url)
+        assert response.status_code == 403
+        assert response.content == b"Log in first."
+        client.force_login(outsider)
+        assert client.get(url).status_code == 404
+        assert card_tokens(client.get(url).content.decode()) == set()
+
+
+def test_it_always_starts_a_reconnect_with_a_full_snapshot(
+    dealt: Table, cast: dict[str, User]
+) -> None:
+    now, url = dealt.version, dealt.url + "stream/"
+
+    async def scenario() -> Event:
+        _, stream = await open_stream(cast["player_a"], url, HTTP_LAST_EVENT_ID=str(now - 1))
+        assert stream is not None
+        try:
+            return await stream.next()
+        finally:
+            await stream.close()
+
+    first = asyncio.run(scenario())
+    assert (first.event, first.id) == ("snapshot", now)
+    assert 'id="conflict-main"' in first.data
+
+
+def test_it_sends_one_update_per_announced_version_in_order_and_pings_while_idle(
+    dealt: Table, cast: dict[str, User]
+) -> None:
+    table = f"conflict-{dealt.conflict.pk}"
+    now, url = dealt.version, dealt.url + "stream/"
+
+    async def scenario() -> list[Event]:
+        _, stream = await open_stream(cast["dealer"], url)
+        assert stream is not None
+        events = [await stream.next()]
+        live.deliver(table, now)  # already in the snapshot: skipped
+        for v in (now + 1, now + 2, now + 3):
+            live.deliver(table, v)
+        events += [await stream.next() for _ in range(3)]
+        events.append(await stream.next(timeout=3, pings=True))
+        await stream.close()
+        return events
+
+    with override_settings(BROADCASTER="inprocess", LIVE_PING_SECONDS=1):
+        events = asyncio.run(scenario())
+    assert [(e.event, e.id) for e in events[:4]] == [
+        ("snapshot", now),
+        ("update", now + 1),
+        ("update", now + 2),
+        ("update", now + 3),
+    ]
+    assert events[4].comment
+
+
+def test_it_heals_a_missed_announcement_with_the_poll(
+    dealt: Table, cast: dict[str, User], pc_b: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now, url = dealt.version, dealt.url + "stream/"
+    monkeypatch.setattr(live, "publish", lambda table, version: None)  # the event is lost
+
+    async def scenario() -> Event:
+        _, stream = await open_stream(cast["player_a"], url)
+        assert stream is not None
+        await stream.next()
+        await in_thread(lambda: dealt.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1"))
+        try:
+            return await stream.next(timeout=4)
+        finally:
+            await stream.close()
+
+    with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=1):
+        update = asyncio.run(scenario())
+    assert (update.event, update.id) == ("update", now + 1)
+
+
+def test_it_says_reconnecting_and_polls_while_redis_is_down_then_live_again(
+    dealt: Table, cast: dict[str, User], pc_b: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now, url = dealt.version, dealt.url + "stream/"
+    health = {"ok": False}
+    monkeypatch.setattr(live, "redis_healthy", lambda: health["ok"])
+    monkeypatch.setattr(live, "publish", lambda table, version: None)  # Redis is away
+
+    async def scenario() -> list[Event]:
+        _, stream = await open_stream(cast["player_b"], url)
+        assert stream is not None
+        events = [await stream.next(), await stream.next()]
+        await in_thread(lambda: dealt.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1"))
+        events.append(await stream.next(timeout=4))  # polled every 6 / 6 = 1 s
+        health["ok"] = True
+        events.append(await stream.next(timeout=4))
+        await stream.close()
+        return events
+
+    with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=6):
+        events = asyncio.run(scenario())
+    assert [(e.event, e.data if e.event == "status" else e.id) for e in events] == [
+        ("snapshot", now),
+        ("status", "reconnecting"),
+        ("update", now + 1),
+        ("status", "live"),
+    ]
+
+
+def test_it_renders_the_event_format() -> None:
+    assert streams.sse("update", "<a>\n<b>", 7) == "id: 7\nevent: update\ndata: <a>\ndata: <b>\n\n"
+    assert streams.sse("status", "live") == "event: status\ndata: live\n\n"
