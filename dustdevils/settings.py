@@ -308,6 +308,10 @@ BROADCASTER = env_choice(
 )
 if BROADCASTER == "redis" and not REDIS_URL:
     raise ImproperlyConfigured("BROADCASTER=redis needs REDIS_URL.")
+# The live streams (conflicts.streams): a ping while idle, and the safety-net re-read of the
+# version when no announcement came for this long (every sixth of it while Redis is away).
+LIVE_PING_SECONDS = env_int("LIVE_PING_SECONDS", 15, minimum=1)
+LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 30, minimum=1)
 
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_SERIALIZER = "json"
@@ -328,8 +332,11 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # RedisCache that treats an outage as misses (dustdevils/cache.py), with short
+            # timeouts, so a Redis outage never fails a page or a live stream.
+            "BACKEND": "dustdevils.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             "KEY_PREFIX": "dustdevils",
         }
     }
