@@ -242,3 +242,85 @@ def test_it_hides_every_hand_when_the_dealer_folds_and_then_shows_the_order_R10_
     assert "data-deck-order" in html  # over: the order may now be checked
     stud = texts(t.state().participant("stud").hand)
     assert not stud & card_tokens(ORDER_BLOCK.sub("", html))
+
+
+# --- The live streams (conflicts.streams) ---------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_never_streams_anyone_a_card_they_may_not_see_R10(
+    client: Any, campaign: Any, cast: dict[str, Any], pc_a: Any, pc_b: Any, npc: Any
+) -> None:
+    """Streams stay open for the Dealer, both players and the table view through a whole
+    conflict; every snapshot and every update of every stream is checked against what that
+    viewer may see at that version (the table stream: public facts only)."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from django.test import override_settings
+
+    from tests.live.test_streams import open_stream
+
+    dealer, a, b = cast["dealer"], cast["player_a"], cast["player_b"]
+    pa, pb, pn = pid_of(pc_a), pid_of(pc_b), pid_of(npc)
+    conflict = conflict_create(
+        campaign=campaign, actor=dealer, title="Night train",
+        hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(character=npc),
+               HandSpec(stud_size=5)],
+    )  # fmt: skip
+    t = Table(client, conflict)
+    watch = Watch(t, cast)
+    viewers = {"dealer": (dealer, "stream/", False), "player_a": (a, "stream/", False),
+               "player_b": (b, "stream/", False), "table": (b, "table/stream/", True)}  # fmt: skip
+    urls = {name: t.url + suffix for name, (_, suffix, _) in viewers.items()}
+    moves: list[tuple[Any, str, dict[str, Any]]] = [
+        (dealer, "approve", {"pid": pa, "attributes": ["hand", "eye"], "devil": 0}),
+        (dealer, "approve", {"pid": pb, "attributes": ["guts", "heart"], "devil": 0}),
+        (dealer, "approve", {"pid": pn, "attributes": ["eye", "heart"], "devil": 0}),
+        (dealer, "deal", {}),
+        (a, "draw", {"pid": pa, "stand": "1"}),
+        (b, "draw", {"pid": pb, "stand": "1"}),
+        (dealer, "draw", {"pid": pn, "stand": "1"}),
+        (dealer, "call", {}),
+        (dealer, "reveal", {}),
+    ]
+    checked: list[str] = []
+
+    def check(name: str, label: str, html: str, version: int) -> None:
+        user, _, shared = viewers[name]
+        assert t.version == version, label
+        state = t.state()
+        assert "data-deck-order" not in html
+        seen = card_tokens(html)
+        may = watch.allowed(user, state, shared=shared)
+        assert seen <= may, f"{label}: {name}'s stream shows {sorted(seen - may)}"
+        checked.append(f"{label}:{name}")
+
+    async def scenario() -> None:
+        checking = sync_to_async(check, thread_sensitive=False)
+        move = sync_to_async(t.ok, thread_sensitive=False)
+        streams = {}
+        for name, (user, _, _) in viewers.items():
+            status, stream = await open_stream(user, urls[name])
+            assert status == 200
+            assert stream is not None
+            streams[name] = stream
+            first = await stream.next()
+            assert first.event == "snapshot"
+            assert first.id is not None
+            await checking(name, "snapshot", first.data, first.id)
+        for user, action, data in moves:
+            await move(user, action, **data)
+            for name, stream in streams.items():
+                event = await stream.next()
+                assert event.event == "update", (action, name)
+                assert event.id is not None
+                await checking(name, action, event.data, event.id)
+        for stream in streams.values():
+            await stream.close()
+
+    with override_settings(BROADCASTER="inprocess"):
+        asyncio.run(scenario())
+    assert len(checked) == 4 * (1 + len(moves))
+    # Not vacuous: after the Deal each player's stream showed their own hand.
+    watch.sees(a, texts(t.state().participant(pa).hand))
