@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -48,6 +49,15 @@ def publish(table: str, version: int) -> None:
             log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
             _redis_state["healthy"] = False
     deliver(table, version)
+
+
+def publish_on_commit(table: str) -> None:
+    """Announce on commit that ``table`` changed, for things without a version column (a
+    character's chips and attributes): the version is the commit's clock in microseconds,
+    which only grows."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: publish(table, time.time_ns() // 1000))
 
 
 def deliver(table: str, version: int) -> None:

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from campaigns import live
 from campaigns.models import Campaign, GameSession
 from characters.models import Character, ChipEntry, Knack
 from characters.rules import (
@@ -78,6 +79,7 @@ def chips_change(
                 Character.objects.filter(pk=character_id).update(chips=F("chips") + amount)
         except IntegrityError as error:  # pragma: no cover - the lock above prevents it
             raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
+        live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
         return ChipEntry.objects.create(
             character=character,
             amount=amount,

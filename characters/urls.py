@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from characters.views import chips, sheets
+from characters.views.stream import character_stream
 
 app_name = "characters"
 
@@ -26,4 +27,5 @@ urlpatterns = [
     path(ONE + "chips/new-knack/", chips.knack_buy, name="buy_knack"),
     path(ONE + "chips/grant/", chips.grant, name="grant"),
     path(ONE + "leave-play/", sheets.leave_play, name="leave_play"),
+    path(ONE + "stream/", character_stream, name="stream"),
 ]

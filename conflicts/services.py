@@ -306,6 +306,9 @@ def _record(
 ) -> None:
     """One history row per attribute that changed (characters.AttributeChange)."""
     after = _currents(character.pk)
+    from campaigns import live
+
+    live.publish_on_commit(f"character-{character.pk}")  # open sheets refresh
     AttributeChange.objects.bulk_create(
         AttributeChange(
             character_id=character.pk,

@@ -280,3 +280,44 @@ def test_it_says_reconnecting_and_polls_while_redis_is_down_then_live_again(
 def test_it_renders_the_event_format() -> None:
     assert streams.sse("update", "<a>\n<b>", 7) == "id: 7\nevent: update\ndata: <a>\ndata: <b>\n\n"
     assert streams.sse("status", "live") == "event: status\ndata: live\n\n"
+
+
+# --- The character sheet, live ------------------------------------------------------------------
+
+
+def test_it_tells_an_open_sheet_when_its_chips_change(
+    client: Client, pc_a: Any, player_a: User, dealer: User, outsider: User
+) -> None:
+    from characters.services import chips_grant
+
+    url = f"/c/{pc_a.campaign.slug}/characters/{pc_a.pk}/stream/"
+    assert client.get(url).status_code == 403
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
+    client.force_login(player_a)
+    sheet = client.get(pc_a.get_absolute_url()).content.decode()
+    assert f'sse-connect="{url}"' in sheet
+    assert 'hx-trigger="sse:changed"' in sheet
+
+    async def scenario() -> list[Event]:
+        events = []
+        for user in (player_a, dealer):
+            status, stream = await open_stream(user, url)
+            assert status == 200
+            assert stream is not None
+            await in_thread(
+                lambda: chips_grant(character_id=pc_a.pk, amount=1, actor=None, note="Good play")
+            )
+            events.append(await stream.next())
+            await stream.close()
+        return events
+
+    with override_settings(BROADCASTER="inprocess"):
+        events = asyncio.run(scenario())
+    for event in events:
+        assert event.event == "changed"
+        assert event.id is not None
+        assert event.data == str(event.id)
+    assert events[0].id is not None
+    assert events[1].id is not None
+    assert events[1].id > events[0].id

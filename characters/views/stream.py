@@ -1,0 +1,67 @@
+"""The character sheet, live: ``event: changed`` (the data is only the version) whenever the
+character's chips or attributes change (``campaigns.live.publish_on_commit("character-<id>")``
+in ``characters.services.chips_change`` and the conflict results). The sheet then fetches its
+own sections again with a plain GET, through the sheet view and its visibility rules, so the
+stream never carries anything a member could not see. Same transport as the conflict streams
+(``conflicts.streams``): pings while idle, no database connection held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connections
+from django.http import HttpRequest, HttpResponseForbidden, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.views.decorators.http import require_GET
+
+from campaigns import live
+from campaigns.access import membership_for
+from characters.selectors import character_for
+from conflicts.streams import PING_SECONDS, sse
+
+
+def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:
+    """Http404 unless the user sits at the campaign and the character is in it."""
+    try:
+        character_for(membership_for(user, slug), character_id)  # type: ignore[arg-type]
+    finally:
+        connections.close_all()
+
+
+_check = sync_to_async(_check_sync, thread_sensitive=False)
+
+
+@require_GET
+async def character_stream(request: HttpRequest, slug: str, character_id: int) -> HttpResponseBase:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return HttpResponseForbidden("Log in first.", content_type="text/plain; charset=utf-8")
+    subscription = live.Updates(f"character-{character_id}")
+    try:
+        await _check(user, slug, character_id)
+    except BaseException:
+        subscription.close()
+        raise
+    response = StreamingHttpResponse(_events(subscription), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+async def _events(subscription: live.Updates) -> AsyncIterator[str]:
+    ping_every = float(getattr(settings, "LIVE_PING_SECONDS", PING_SECONDS))
+    try:
+        await sync_to_async(connections.close_all)()  # the request thread's session lookup
+        yield ": connected\n\n"
+        while True:
+            version = await subscription.next(timeout=ping_every)
+            if version is None:
+                yield ": ping\n\n"
+            else:
+                yield sse("changed", str(version), version)
+    finally:
+        subscription.close()
