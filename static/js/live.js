@@ -11,6 +11,17 @@
     pill.dataset.state = state;
     pill.textContent = state === "live" ? "live" : "reconnecting…";
   }
+  // A panel already at (or past) the event's version keeps what it shows: after your own move
+  // the answer to your POST (with its message) is that version already, and a reconnect's
+  // snapshot of an unchanged table would only reset the forms and the scroll.
+  document.addEventListener("htmx:sseBeforeMessage", function (e) {
+    var message = e.detail;
+    if (!message || (message.type !== "update" && message.type !== "snapshot")) return;
+    var panel = e.target.querySelector ? e.target.querySelector("[data-version]") : null;
+    var have = panel ? parseInt(panel.getAttribute("data-version"), 10) : NaN;
+    var got = parseInt(message.lastEventId, 10);
+    if (!isNaN(have) && !isNaN(got) && got <= have) e.preventDefault();
+  });
   document.addEventListener("htmx:sseOpen", function (e) { show(e.target, "live"); });
   document.addEventListener("htmx:sseError", function (e) { show(e.target, "reconnecting"); });
   document.addEventListener("htmx:sseMessage", function (e) {

@@ -242,13 +242,14 @@ def test_it_carries_a_move_on_one_process_to_a_stream_on_another_and_survives_a_
     dealer: User,
     player_a: User,
     player_b: User,
+    pc_a: Any,
     pc_b: Any,
     tmp_path: Path,
 ) -> None:
     t = dealt
     path, v = t.url + "stream/", t.version
     move_path = t.move_url("draw")
-    move = stand_pat(pc_b, v)
+    move, again = stand_pat(pc_b, v), stand_pat(pc_a, v + 1)
     env = {"LIVE_POLL_SECONDS": "120"}  # only Redis can deliver within the test's timeouts
     cookie = {u.username: session_cookie(u) for u in (dealer, player_a, player_b)}
     a = Server(tmp_path, settings.REDIS_URL, **env)
@@ -284,16 +285,20 @@ def test_it_carries_a_move_on_one_process_to_a_stream_on_another_and_survives_a_
         a.stop()
         a = Server(tmp_path, settings.REDIS_URL, **env)
 
-        async def reconnect() -> Event:
+        async def reconnect() -> tuple[Event, Event]:
             stream = await HttpStream(a.url, path, cookie["player_a"]).open()
             try:
-                return await stream.next()
+                first = await stream.next()
+                await asyncio.sleep(1.0)  # the new process's subscriber connects
+                await post_move(b.url, cookie["player_a"], move_path, again)
+                return first, await stream.next()
             finally:
                 await stream.close()
 
-        first = asyncio.run(reconnect())
+        first, update = asyncio.run(reconnect())
         assert (first.event, first.id) == ("snapshot", v + 1)
         assert f'data-version="{v + 1}"' in first.data
+        assert (update.event, update.id) == ("update", v + 2)  # and live again
     finally:
         a.stop()
         b.stop()
