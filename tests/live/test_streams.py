@@ -321,3 +321,24 @@ def test_it_tells_an_open_sheet_when_its_chips_change(
     assert events[0].id is not None
     assert events[1].id is not None
     assert events[1].id > events[0].id
+
+
+def test_it_tells_the_sheet_when_a_conflict_changes_its_attributes_R9(pc_a: Any) -> None:
+    """The conflict results write each attribute change through ``_record``, which announces
+    ``character-<id>`` once the transaction commits."""
+    from django.db import transaction
+
+    from characters.models import AttributeChange
+    from conflicts import services
+
+    heard: list[str] = []
+    unsubscribe = live.subscribe(lambda table, version: heard.append(table))
+    try:
+        with override_settings(BROADCASTER="inprocess"), transaction.atomic():
+            before = services._currents(pc_a.pk)
+            pc_a.__class__.objects.filter(pk=pc_a.pk).update(hand_current=before["hand"] - 1)
+            services._record(pc_a, before, AttributeChange.Reason.DIFFICULTY, None)
+            assert heard == []  # not before the commit
+    finally:
+        unsubscribe()
+    assert heard == [f"character-{pc_a.pk}"]
