@@ -16,6 +16,17 @@ from campaigns.models import GameSession
 from characters.models import Character
 
 
+@pytest.fixture(autouse=True)
+def eager_unless_redis(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests that are not about a real worker run the jobs inline, as the embedded default
+    does, whether or not REDIS_URL is set (CI sets it for the whole suite)."""
+    if request.node.get_closest_marker("redis") is None:
+        from dustdevils.celery import app
+
+        monkeypatch.setitem(app.conf, "task_always_eager", True)
+        monkeypatch.setitem(app.conf, "task_eager_propagates", True)
+
+
 @pytest.fixture
 def open_session(campaign: Any, dealer: User) -> GameSession:
     from campaigns.sessions import session_start
