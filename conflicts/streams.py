@@ -149,6 +149,8 @@ async def _open(
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
+    # Also when the body is never iterated (a client gone before the first byte).
+    response._resource_closers.append(subscription.close)  # type: ignore[attr-defined]
     return response
 
 

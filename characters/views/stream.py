@@ -49,6 +49,8 @@ async def character_stream(request: HttpRequest, slug: str, character_id: int) -
     response = StreamingHttpResponse(_events(subscription), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
+    # Also when the body is never iterated (a client gone before the first byte).
+    response._resource_closers.append(subscription.close)  # type: ignore[attr-defined]
     return response
 
 

@@ -342,3 +342,13 @@ def test_it_tells_the_sheet_when_a_conflict_changes_its_attributes_R9(pc_a: Any)
     finally:
         unsubscribe()
     assert heard == [f"character-{pc_a.pk}"]
+
+
+def test_it_lets_go_of_a_stream_nobody_read(client: Client, dealt: Table, player_a: User) -> None:
+    table = f"conflict-{dealt.conflict.pk}"
+    client.force_login(player_a)
+    response = client.get(dealt.url + "stream/")
+    assert response.status_code == 200
+    assert live._queues.get(table)
+    response.close()  # what the server does when the client left before the first byte
+    assert not live._queues.get(table)
