@@ -148,3 +148,45 @@ def screenshot(page: Page) -> Any:
         return path
 
     return save
+
+
+# --- Several people at one table ------------------------------------------------------------
+# The live-table tests open one browser and a context per person (cookies, viewport and network
+# apart, as on separate devices).
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE_390 = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def login_cookie(app_url: str) -> Any:
+    """``login_cookie(user)``: a session cookie for ``user`` on the served app (a database
+    session made here, as a login would make it; request it before ``chromium``)."""
+    from django.test import Client
+
+    def make(user: Any) -> dict[str, str]:
+        client = Client()
+        client.force_login(user)
+        name = settings.SESSION_COOKIE_NAME
+        return {"name": name, "value": client.cookies[name].value, "url": app_url}
+
+    return make
+
+
+@pytest.fixture
+def chromium(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """One Chromium for the test; make a context per person with ``new_context``. Reading the
+    database while Playwright's loop runs is allowed here (the tests compare every screen with
+    the conflict's state), so request the ORM fixtures first all the same."""
+    if not Path(CHROMIUM).exists():
+        require_service(f"needs Chromium at {CHROMIUM}: apt-get install chromium (or set CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
