@@ -10,7 +10,8 @@ On loopback only (127.0.0.1), bounded in count and time, it stops by itself:
    the other through Redis pub/sub — or one process with the in-process broadcaster);
 3. opens 7 streams per table (the Dealer and six players; ``GET …/stream/``) from ONE asyncio
    loop with raw streaming reads, and waits for every snapshot;
-4. phase A: moves at 50 actions/s (players' Propose, alternating attribute pairs, so every move
+4. phase L: 2 actions/s, the latency of a table that is not saturated; phase A: moves at
+   50 actions/s (players' Propose, alternating attribute pairs, so every move
    bumps the version; htmx POSTs, as the page sends them) and, for each move, the time from the
    POST's start until every stream of that table has an ``update`` for that version (or a later
    one: a stream that falls behind sends the newest version, which the screen shows); then a
@@ -20,7 +21,7 @@ On loopback only (127.0.0.1), bounded in count and time, it stops by itself:
    2-player and a 6-player table (``CaptureQueriesContext`` around ``conflict_view`` + the
    template), which must not grow with the players.
 
-``--quick`` (or BENCH_QUICK=1): 20 tables, 10 s phases. The full run: 200 tables, 30 s phases.
+``--quick`` (or BENCH_QUICK=1): 20 tables, 10 s phases. The full run: 200 tables, 20 s phases.
 Prints the goals beside the figures; a missed goal is said plainly, not a failure (exit 0).
 """
 
@@ -51,6 +52,7 @@ STREAMS_PER_TABLE = 7
 PLAYERS = 6
 PAIRS = (("hand", "eye"), ("guts", "heart"))
 GOALS = {"fanout_rate": 50, "action_rate": 100, "lost": 0, "p95_ms": 50.0}
+LIGHT_RATE = 2  # actions/s: the latency of a table that is not saturated, for comparison
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 
 
@@ -63,7 +65,7 @@ class Plan:
 
 
 QUICK = Plan(tables=20, seconds=10, drain=10, connect_timeout=60)
-FULL = Plan(tables=200, seconds=30, drain=20, connect_timeout=180)
+FULL = Plan(tables=200, seconds=20, drain=20, connect_timeout=180)
 
 
 def _goal(ok: bool) -> str:
@@ -323,6 +325,14 @@ class Servers:
             out.append((proc.pid, fields.get("VmRSS", 0), fields.get("VmHWM", 0)))
         return out
 
+    def show_errors(self, lines: int = 12) -> None:
+        """The last error lines of each server's log (the logs go with the temporary folder)."""
+        for i in range(len(self.procs)):
+            log = (self.log_dir / f"uvicorn-{i}.log").read_text(errors="replace").splitlines()
+            errors = [line for line in log if "Error" in line or "error" in line]
+            for line in errors[-lines:]:
+                print(f"    uvicorn {i}: {line[:200]}")
+
     def stop(self) -> None:
         for proc in self.procs:
             proc.terminate()
@@ -567,10 +577,15 @@ async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any
             "connected": len(done),
             "connect_seconds": connect,
         }
-        for name, rate in (("A", GOALS["fanout_rate"]), ("B", GOALS["action_rate"])):
+        for name, rate in (
+            ("L", LIGHT_RATE),
+            ("A", GOALS["fanout_rate"]),
+            ("B", GOALS["action_rate"]),
+        ):
             first = len(load.actions)
             started = time.perf_counter()
-            sent, skipped = await load.drive(session, rate, plan.seconds)
+            seconds = min(plan.seconds, 10) if name == "L" else plan.seconds
+            sent, skipped = await load.drive(session, rate, seconds)
             elapsed = time.perf_counter() - started  # the window, and the moves in flight
             phase = load.actions[first:]
             await _drain(load, phase, plan.drain)
@@ -664,10 +679,12 @@ def main() -> int:
             f"{result['connect_seconds']:.1f} s"
         )
         a, b = result["A"], result["B"]
+        report_phase("L (light load)", LIGHT_RATE, result["L"], plan.tables, result["streams"])
         report_phase("A", GOALS["fanout_rate"], a, plan.tables, result["streams"])
         report_phase("B", GOALS["action_rate"], b, plan.tables, result["streams"])
         if result["stream_errors"]:
             print(f"  stream errors: {result['stream_errors']}")
+            servers.show_errors()
         for pid, rss, hwm in servers.memory():
             print(
                 f"  uvicorn pid {pid}: VmRSS {rss / 1024:.0f} MiB (peak VmHWM {hwm / 1024:.0f} MiB)"
