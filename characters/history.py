@@ -18,11 +18,11 @@ from characters.models import AttributeChange, Character, ChipEntry, SessionSnap
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_MAX, ATTRIBUTE_SUITS, ATTRIBUTES
 
 # The chart's coordinate system (the SVG's viewBox); it scales to the width it is given.
-WIDTH = 360
-LEFT = 62  # labels
-RIGHT = 30  # the last value
+WIDTH = 320
+LEFT = 70  # labels
+RIGHT = 28  # the last value
 TOP = 6
-BAND = 34  # one attribute's strip
+BAND = 40  # one attribute's strip
 BAND_GAP = 8
 CHIPS_BAND = 64
 AXIS = 18  # session labels under the strips
@@ -98,6 +98,11 @@ class Entry:
     amount: int  # + or − points or chips
     suit: str = ""
     detail: str = ""
+
+    @property
+    def signed(self) -> str:
+        """+3 or −3 (a true minus sign)."""
+        return f"+{self.amount}" if self.amount > 0 else f"−{-self.amount}"
 
 
 @dataclass

@@ -96,7 +96,7 @@ def test_it_tells_the_table_what_happened_in_the_session(
     )  # fmt: skip
     html = client_as(player_b).get(url("session", campaign.slug, 1)).content.decode()
     assert "Ambush at Dry Creek" in html
-    assert "won by <strong>The Dealer&#x27;s stud</strong>" in html
+    assert "Won by <strong>The Dealer&#x27;s stud</strong>" in html
     assert "Difficulty taken" in html
     assert "Abe Slade" in html
     assert "&minus;1 spent" in html
@@ -105,7 +105,7 @@ def test_it_tells_the_table_what_happened_in_the_session(
     assert "Mayor Crane" not in html  # the Dealer's character: the Dealer's secret
     dealer_html = client_as(dealer).get(url("session", campaign.slug, 1)).content.decode()
     assert "On the Road to Hell" in dealer_html
-    assert "<strong>Mayor Crane</strong>: Guts at 0" in dealer_html
+    assert "<strong>Mayor Crane</strong>: Guts&nbsp;at&nbsp;0" in dealer_html
     assert "this session" in dealer_html  # Crane reached 0 here
 
 
