@@ -17,12 +17,14 @@ from campaigns.models import (
     DevilRating,
     GameSession,
     Invite,
+    JobRun,
     Membership,
     Note,
+    SessionEvent,
     WantedLink,
 )
 from campaigns.services import CampaignError, invite_revoke
-from characters.admin import WholeLedgerDeletion
+from characters.admin import HistoryAdmin, WholeLedgerDeletion
 
 
 class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -153,3 +155,22 @@ class WantedLinkAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("npc__name", "pc__name", "campaign__name", "devil_touched")
     list_select_related = ("npc", "pc", "campaign")
     autocomplete_fields = ("campaign", "npc", "pc")
+
+
+@admin.register(SessionEvent)
+class SessionEventAdmin(HistoryAdmin):
+    """A session's log: started, ended (by the Dealer or the stale-session sweep), recovered."""
+
+    list_display = ("at", "session", "actor", "text")
+    search_fields = ("text", "session__campaign__name")
+    list_select_related = ("session__campaign", "actor")
+
+
+@admin.register(JobRun)
+class JobRunAdmin(HistoryAdmin):
+    """Background jobs that ran for a session, once each (the row makes a re-run a no-op)."""
+
+    list_display = ("session", "job", "started_at", "finished_at", "summary")
+    list_filter = ("job",)
+    search_fields = ("session__campaign__name",)
+    list_select_related = ("session__campaign",)

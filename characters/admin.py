@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from characters.models import Character, ChipEntry, Knack
+from characters.models import AttributeChange, Character, ChipEntry, Knack, SessionSnapshot
 
 
 class WholeLedgerDeletion(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -121,3 +121,42 @@ class ChipEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class HistoryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """History, to look at, like the ledger: only the session services and jobs write it. A
+    superuser may delete it, with the whole character, session or campaign it belongs to."""
+
+    actions = None
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+
+@admin.register(AttributeChange)
+class AttributeChangeAdmin(HistoryAdmin):
+    """Difficulty taken, points restored, recoveries (R9, R16, R22)."""
+
+    list_display = ("at", "character", "attribute", "before", "after", "reason", "session")
+    list_filter = ("reason", "attribute")
+    search_fields = ("character__name", "character__campaign__name", "conflict__title")
+    list_select_related = ("character", "session__campaign")
+    date_hierarchy = "at"
+
+
+@admin.register(SessionSnapshot)
+class SessionSnapshotAdmin(HistoryAdmin):
+    """Each character as each session ended (the sheet's history chart)."""
+
+    list_display = (
+        "session", "character", "hand_current", "eye_current", "guts_current", "heart_current",
+        "chips",
+    )  # fmt: skip
+    search_fields = ("character__name", "session__campaign__name")
+    list_select_related = ("character", "session__campaign")

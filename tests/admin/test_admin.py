@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, DevilRating, Invite, Membership
 from campaigns.services import campaign_create, invite_create, session_plan
+from campaigns.sessions import session_end, session_recover, session_start
 from campaigns.starters import load_hanged_man
 from characters.models import Character, ChipEntry
 
@@ -35,6 +36,11 @@ def table(dealer: User, player_a: User) -> Campaign:
     jim = campaign.characters.get(name='"Gentleman" Jim Harris')
     DevilRating.objects.create(session=session, character=jim, rating=3, set_by=player_a)
     invite_create(campaign=campaign, actor=dealer, label="for Zeke")
+    # A session played and ended with Jim hurt: its log, snapshots, recovery and history (R22).
+    session_start(campaign=campaign, actor=dealer)
+    Character.objects.filter(pk=jim.pk).update(hand_current=1)
+    session_end(session_id=session.pk, actor=dealer)
+    session_recover(session_id=session.pk)
     return campaign
 
 
