@@ -97,6 +97,8 @@ def test_it_never_shows_a_campaign_page_to_anonymous_visitors(route: str, object
 def test_it_answers_everyone_at_the_table_without_a_server_error(
     route: str, objects: dict, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
+    if route.endswith("stream/"):
+        pytest.skip("an endless event stream: tests/live reads these with a deadline")
     url = fill(route, objects)
     for user in (dealer, player_a, player_b):
         client = Client(raise_request_exception=False)
