@@ -540,7 +540,8 @@ def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: fl
             errors[action.error[:60]] = errors.get(action.error[:60], 0) + 1
             continue
         arrivals = []
-        for stream in load.by_table[action.table]:
+        connected = [s for s in load.by_table[action.table] if s.snapshot.is_set()]
+        for stream in connected:  # a stream that never opened is reported apart
             expected += 1
             if action.version in stream.seen:
                 exact += 1
@@ -548,7 +549,7 @@ def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: fl
             if later:
                 received += 1
                 arrivals.append(min(later))
-        if len(arrivals) == len(load.by_table[action.table]):
+        if connected and len(arrivals) == len(connected):
             fanout.append(max(arrivals) - action.started)
     ok = sum(1 for a in actions if a.version is not None)
     posts = [a.post_seconds for a in actions if a.version is not None]
@@ -629,7 +630,7 @@ def report_phase(name: str, rate: int, f: Figures, tables: int, streams: int) ->
         f"    updates: {f.expected} expected, {f.received} received, lost {lost} "
         f"({f.exact} with the exact version id; the rest arrived as a later version)"
     )
-    print(f"    action → all 7 screens: {_ms(f.fanout)} ({len(f.fanout)} actions fully seen)")
+    print(f"    action → all open screens: {_ms(f.fanout)} ({len(f.fanout)} actions fully seen)")
     print(f"    table action (POST, htmx): {_ms(f.posts)}")
 
 
@@ -674,9 +675,11 @@ def main() -> int:
             print("  stream endpoint not available (no text/event-stream at …/stream/); "
                   "nothing more measured")  # fmt: skip
             return 0
+        missing = result["streams"] - result["connected"]
         print(
             f"  streams: {result['connected']}/{result['streams']} snapshots received in "
             f"{result['connect_seconds']:.1f} s"
+            + (f" — {missing} NEVER OPENED (left out of the counts below)" if missing else "")
         )
         a, b = result["A"], result["B"]
         report_phase("L (light load)", LIGHT_RATE, result["L"], plan.tables, result["streams"])
@@ -690,22 +693,25 @@ def main() -> int:
                 f"  uvicorn pid {pid}: VmRSS {rss / 1024:.0f} MiB (peak VmHWM {hwm / 1024:.0f} MiB)"
             )
         full = plan.tables >= 200
-        lost = a.expected - a.received
+        lost = a.expected - a.received + missing  # a screen that never opened got nothing
         p95 = _pct(a.fanout, 95) * 1000 if a.fanout else float("inf")
         post95 = _pct(b.posts, 95) * 1000 if b.posts else float("inf")
         scale = "" if full else " (quick run: 20 tables, not the goal's 200)"
+        # A goal counts only at (nearly) its rate: few losses at a fraction of it prove nothing.
+        rate_a = a.ok / a.seconds >= 0.95 * GOALS["fanout_rate"]
+        rate_b = b.ok / b.seconds >= 0.95 * GOALS["action_rate"]
         print("  Goals (from the issue):")
         print(
             f"    200 tables × 7 streams at 50 actions/s, 0 lost: lost {lost} "
-            f"at {a.ok / a.seconds:.1f} actions/s [{_goal(full and lost == 0)}]{scale}"
+            f"at {a.ok / a.seconds:.1f} actions/s [{_goal(full and rate_a and lost == 0)}]{scale}"
         )
         print(
             f"    action → all screens p95 ≤ 50 ms: {p95:.0f} ms "
-            f"[{_goal(full and p95 <= 50)}]{scale}"
+            f"[{_goal(full and rate_a and p95 <= 50)}]{scale}"
         )
         print(f"    table action p95 ≤ 50 ms at 100 actions/s: {post95:.0f} ms at "
               f"{b.ok / b.seconds:.1f} actions/s achieved "
-              f"[{_goal(full and post95 <= 50 and b.ok / b.seconds >= 95)}]{scale}")  # fmt: skip
+              f"[{_goal(full and rate_b and post95 <= 50)}]{scale}")  # fmt: skip
         if a.fanout:
             print(f"    (median action → all screens {statistics.median(a.fanout) * 1000:.0f} ms)")
         return 0

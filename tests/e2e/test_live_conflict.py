@@ -161,9 +161,14 @@ class LiveTable:
                     for c in p.hand
                 }
                 assert own <= seen, f"{where} misses its own cards {sorted(own - seen)}"
-        self.shoot(label)
+        self._shoot(label)
 
     def shoot(self, label: str) -> None:
+        """A screenshot of every screen as a step of its own."""
+        self.step += 1
+        self._shoot(label)
+
+    def _shoot(self, label: str) -> None:
         slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
         for screen in self.screens:
             path = ARTIFACTS / f"{self.prefix}-{self.step:02d}-{slug}-{screen.name}.png"
