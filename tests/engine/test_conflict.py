@@ -1284,7 +1284,6 @@ def test_it_never_deals_a_player_their_own_discards_back_while_other_cards_are_l
     """When the stock is empty the pile from before this draw is reshuffled; this draw's
     discards join the pile only after the replacements are dealt (as in draw poker)."""
     from conflicts.engine.cards import Deck
-
     from tests.engine.conflict_kit import check_conserved
 
     state = dealt([zeke(), stud(5)])
