@@ -108,15 +108,24 @@ class Updates:
         self._entry = (self._loop, self._queue)
         with _lock:
             _queues.setdefault(table, set()).add(self._entry)
-        if settings.BROADCASTER == "redis":
-            _ensure_subscriber(self._loop)
+        self._started = False
+
+    def _start(self) -> None:
+        # The Redis subscriber starts with the first read, not here: a response that is never
+        # read (a test client's) must not leave a task behind in a short-lived event loop.
+        if not self._started:
+            self._started = True
+            if settings.BROADCASTER == "redis":
+                _ensure_subscriber(self._loop)
 
     async def wait(self) -> int:
         """The next announced version, however long it takes."""
+        self._start()
         return await self._queue.get()
 
     async def next(self, timeout: float) -> int | None:
         """The next announced version, or None if ``timeout`` seconds pass without one."""
+        self._start()
         try:
             return await asyncio.wait_for(self._queue.get(), timeout)
         except TimeoutError:
@@ -180,7 +189,7 @@ async def _redis_subscriber() -> None:
         finally:
             if client is not None:
                 with contextlib.suppress(Exception):
-                    await client.aclose()
+                    await asyncio.wait_for(client.aclose(), 2)
 
 
 _sync_client: dict[str, Any] = {}

@@ -125,6 +125,26 @@ _render = _db_work(_render_sync)
 _version = _db_work(_version_sync)
 
 
+def let_go_sync() -> None:
+    """Close this thread's connections, unless one is inside a transaction (a test's)."""
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
+
+
+def _first_sync(viewer: Viewer) -> tuple[int, str]:
+    try:
+        return _render_sync(viewer)
+    finally:
+        let_go_sync()
+
+
+# The snapshot is read in the request's own thread (where the session and the user were just
+# looked up, so a plain test client sees its test data too); later reads go to worker threads.
+_first = sync_to_async(_first_sync)
+let_go = sync_to_async(let_go_sync)
+
+
 # --- The stream ------------------------------------------------------------------------------
 
 
@@ -140,7 +160,7 @@ async def _open(
     # this stream too (and skipped if the snapshot already showed it).
     subscription = live.Updates(viewer.table)
     try:
-        version, html = await _render(viewer)  # Http404 for outsiders, before any byte is sent
+        version, html = await _first(viewer)  # Http404 for outsiders, before any byte is sent
     except BaseException:
         subscription.close()
         raise
@@ -176,7 +196,7 @@ async def _events(
     try:
         # The request's own thread looked up the session and the user: let go of its
         # connection now (Django would only close it when the stream ends).
-        await sync_to_async(connections.close_all)()
+        await let_go()
         yield sse("snapshot", html, version)
         last_ping = last_heard = loop.time()
         while True:

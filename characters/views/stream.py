@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connections
 from django.http import HttpRequest, HttpResponseForbidden, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
@@ -21,18 +20,19 @@ from django.views.decorators.http import require_GET
 from campaigns import live
 from campaigns.access import membership_for
 from characters.selectors import character_for
-from conflicts.streams import PING_SECONDS, sse
+from conflicts.streams import PING_SECONDS, let_go, let_go_sync, sse
 
 
 def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:
-    """Http404 unless the user sits at the campaign and the character is in it."""
+    """Http404 unless the user sits at the campaign and the character is in it. In the
+    request's own thread, which then lets go of its connection."""
     try:
         character_for(membership_for(user, slug), character_id)  # type: ignore[arg-type]
     finally:
-        connections.close_all()
+        let_go_sync()
 
 
-_check = sync_to_async(_check_sync, thread_sensitive=False)
+_check = sync_to_async(_check_sync)
 
 
 @require_GET
@@ -57,7 +57,7 @@ async def character_stream(request: HttpRequest, slug: str, character_id: int) -
 async def _events(subscription: live.Updates) -> AsyncIterator[str]:
     ping_every = float(getattr(settings, "LIVE_PING_SECONDS", PING_SECONDS))
     try:
-        await sync_to_async(connections.close_all)()  # the request thread's session lookup
+        await let_go()  # the request thread's session lookup, if the middleware came back
         yield ": connected\n\n"
         while True:
             version = await subscription.next(timeout=ping_every)
