@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from campaigns import live
 from campaigns.models import Campaign, GameSession, JobRun, SessionEvent
 from campaigns.selectors import display_name
 from campaigns.services import CampaignError
@@ -328,6 +329,7 @@ def _restore(session: GameSession, now: datetime) -> _Tally:
         if changed:
             character.save(update_fields=[*changed, "updated_at"])
             tally.restored.append(character)
+            live.publish_on_commit(f"character-{character.pk}")  # open sheets refresh
     AttributeChange.objects.bulk_create(changes)
     return tally
 

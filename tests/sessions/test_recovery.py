@@ -179,3 +179,17 @@ def test_it_retries_database_errors_and_acks_late() -> None:
     assert recover_session.autoretry_for == (OperationalError, InterfaceError)  # type: ignore[attr-defined]
     assert recover_session.retry_backoff is True  # type: ignore[attr-defined]
     assert recover_session.max_retries == 8
+
+
+def test_it_tells_open_sheets_on_commit(
+    django_capture_on_commit_callbacks: Any, open_session: Any, dealer: User, pc_a: Any, pc_b: Any
+) -> None:
+    """A restored character's open sheet refreshes (campaigns.live), once the job commits."""
+    hurt(pc_a, hand=1)
+    end(open_session, dealer)
+    with (
+        mock.patch("campaigns.live.publish") as publish,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        session_recover(session_id=open_session.pk)
+    assert [c.args[0] for c in publish.call_args_list] == [f"character-{pc_a.pk}"]
