@@ -74,11 +74,6 @@ def test_it_finds_the_campaign_urls() -> None:
 
 @pytest.mark.parametrize("route", CAMPAIGN_ROUTES)
 def test_it_shows_outsiders_nothing_but_404(route: str, objects: dict, outsider: Any) -> None:
-    if route.endswith("stream/"):
-        pytest.skip(
-            "a stream reads the database from its own thread, which cannot see this test's "
-            "uncommitted rows; tests/live/test_streams.py checks its 403/404 on committed data"
-        )
     client = Client()
     client.force_login(outsider)
     url = fill(route, objects)
