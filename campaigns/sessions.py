@@ -133,7 +133,9 @@ def _end(
 ) -> SessionEnd:
     with transaction.atomic():
         session = (
-            GameSession.objects.select_for_update().select_related("campaign").get(pk=session_id)
+            GameSession.objects.select_for_update(of=("self",))  # the session row only
+            .select_related("campaign")
+            .get(pk=session_id)
         )
         n = session.number
         if session.status == Status.ENDED:
