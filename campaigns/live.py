@@ -131,6 +131,14 @@ class Updates:
         except TimeoutError:
             return None
 
+    def drain(self) -> int:
+        """The newest version already waiting (-1 if none), emptying the queue: a stream that
+        fell behind renders only the newest."""
+        newest = -1
+        while not self._queue.empty():
+            newest = max(newest, self._queue.get_nowait())
+        return newest
+
     def close(self) -> None:
         with _lock:
             waiting = _queues.get(self.table)

@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
+from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, commitment, format_cards
 from conflicts.engine.hands import HandValue, evaluate, lay_choices
@@ -30,7 +31,7 @@ from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Event, Seat
-from conflicts.services import controlled_pids
+from conflicts.services import controlled_pids_among
 
 Phase = engine.Phase
 ODDS_DEALS = 3_000
@@ -188,6 +189,67 @@ class HandRow:
     restore_options: list[AttributeRow] = field(default_factory=list)
 
 
+# --- What a screen reads from the database ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableData:
+    """Everything the conflict screens read from the database, loaded at once in a fixed number
+    of queries (however many hands). Holds every hand's cards in ``conflict.state``: it never
+    reaches a template itself — ``conflict_view`` turns it into ONE viewer's context (R10).
+
+    The live streams load it once per table and version in each process and share it among
+    that table's screens (``conflicts.streams``), so eight screens cost one read, not eight."""
+
+    conflict: Conflict
+    seats: list[Seat]
+    events: list[Event]
+    continued_by: list[Conflict]
+    roles: dict[int, str]  # user id -> Membership.Role of everyone in the campaign
+
+    @property
+    def version(self) -> int:
+        return int(self.conflict.version)
+
+
+def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
+    """Read the rest of ``conflict``'s screens (4 queries; 5 with ``roles``)."""
+    seats = list(
+        conflict.seats.select_related("character__player").prefetch_related("character__knacks")
+    )
+    over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
+    return TableData(
+        conflict=conflict,
+        seats=seats,
+        events=timeline(conflict),
+        continued_by=list(conflict.continued_by.all()) if over else [],
+        roles=(
+            dict(
+                Membership.objects.filter(campaign_id=conflict.campaign_id).values_list(
+                    "user_id", "role"
+                )
+            )
+            if roles
+            else {}
+        ),
+    )
+
+
+def load_table(conflict_id: int) -> TableData | None:
+    """The conflict and everything its screens read, with the campaign's members (for a stream
+    to check its viewer is still one); None when the conflict is gone."""
+    conflict = (
+        Conflict.objects.select_related("campaign", "session", "previous")
+        .filter(pk=conflict_id)
+        .first()
+    )
+    return None if conflict is None else table_data(conflict, roles=True)
+
+
+def state_phase(conflict: Conflict) -> Phase:
+    return Phase(conflict.state.get("phase", Phase.SIZING.value))
+
+
 # --- The one choke point -------------------------------------------------------------------------
 
 
@@ -198,19 +260,23 @@ def conflict_view(
     as_table: bool = False,
     advice_limit: int | None = None,
     advise: bool = False,
+    data: TableData | None = None,
 ) -> dict[str, Any]:
     """Everything a screen shows this viewer. ``as_table``: the shared screen — public facts
     only, whoever looks (even the Dealer). ``advise``: work out the discard advice now (for
-    ``advice_limit`` discards, or the best knack's)."""
+    ``advice_limit`` discards, or the best knack's). ``data``: the table as already read (a
+    live stream's shared read); otherwise it is read here. Makes no query with ``data``."""
+    if data is None:
+        data = table_data(conflict)
     state = state_from_data(conflict.state)
     dealer = membership.is_dealer and not as_table
-    mine = set() if as_table else controlled_pids(conflict, membership)
+    mine = set() if as_table else controlled_pids_among(data.seats, membership)
     seen = engine.visible_cards(state, mine, dealer=dealer)  # R10
 
     def show(cards: Iterable[Card] | None) -> list[CardView]:
         return [card_view(c) for c in cards or () if c in seen]
 
-    seats = {s.pid: s for s in conflict.seats.select_related("character__player")}
+    seats = {s.pid: s for s in data.seats}
     over = state.phase in (Phase.DONE, Phase.FOLDED)
     revealed = state.phase in (Phase.RESOLUTION, Phase.DONE)
     rows = [
@@ -250,11 +316,14 @@ def conflict_view(
         "audit": _audit(state) if over and state.commitment else None,
         "recovery": _recovery(state, by_pid),
         "stakes_to": _stakes_to(state) if state.phase == Phase.DONE else [],
-        "events": timeline(conflict),
+        "events": data.events,
+        # Shared pieces: the same HTML for every screen with the same facts (fragments.py).
+        "timeline_html": fragments.timeline_html(data.events),
+        "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "is_over": over,
         "revealed": revealed,
-        "continued_by": list(conflict.continued_by.all()) if over else [],
+        "continued_by": data.continued_by,
         "override_sources": [r for r in rows if r.lay and not r.folded] if dealer else [],
         "override_targets": (
             [r for r in rows if r.kind != engine.Kind.STUD and not r.folded] if dealer else []
@@ -420,7 +489,9 @@ def _enrich_npc(row: HandRow) -> None:
 def _knacks(character: Character | None) -> list[tuple[int, str, int]]:
     if character is None:
         return []
-    return [(k.pk, k.name, k.rating) for k in character.knacks.order_by("-rating", "name")]
+    # Sorted here, not by the query: the knacks come prefetched with the seats (table_data).
+    knacks = sorted(character.knacks.all(), key=lambda k: (-k.rating, k.name))
+    return [(k.pk, k.name, k.rating) for k in knacks]
 
 
 def _opposing_size(state: engine.ConflictState) -> int:

@@ -9,7 +9,7 @@ the move, applies it with the engine, writes the chips to the ledger, saves the 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -167,8 +167,13 @@ def conflict_create(
 def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
     """The hands this member plays: a player their own characters; the Dealer every NPC and
     stud hand."""
+    return controlled_pids_among(conflict.seats.select_related("character"), membership)
+
+
+def controlled_pids_among(seats: Iterable[Seat], membership: Membership) -> set[str]:
+    """``controlled_pids`` over seats already read (with their characters)."""
     out = set()
-    for seat in conflict.seats.select_related("character"):
+    for seat in seats:
         character = seat.character
         if (membership.is_dealer and (character is None or not character.is_pc)) or (
             character is not None and character.is_pc and character.player_id == membership.user_id

@@ -23,15 +23,19 @@ connection before it returns.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponseForbidden,
     StreamingHttpResponse,
@@ -43,10 +47,12 @@ from django.views.decorators.http import require_GET
 
 from campaigns import live
 from campaigns.access import membership_for
+from campaigns.models import Membership
 from conflicts.models import Conflict
-from conflicts.selectors import conflict_view
+from conflicts.selectors import TableData, conflict_view, load_table
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 PING_SECONDS = 15.0
 POLL_SECONDS = 30.0
@@ -65,12 +71,12 @@ async def table_stream(request: HttpRequest, slug: str, conflict_id: int) -> Htt
     return await _open(request, slug, conflict_id, as_table=True)
 
 
-# --- Reading (in a worker thread that lets go of its connection) -----------------------------
+# --- Reading: once per table and version in this process, shared by its screens -------------
 
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is watching which screen: enough to re-render it from the database."""
+    """Who is watching which screen: enough to re-render it from a read of the table."""
 
     user_id: int
     slug: str
@@ -96,8 +102,118 @@ def _db_work(function: Callable[..., T]) -> Callable[..., Any]:
     return sync_to_async(closing, thread_sensitive=False)
 
 
+def _version_sync(conflict_id: int) -> int | None:
+    return Conflict.objects.filter(pk=conflict_id).values_list("version", flat=True).first()
+
+
+_version = _db_work(_version_sync)
+_load = _db_work(load_table)
+
+
+class SharedReads:
+    """One read of a table per version in this process, however many of its screens are open
+    here: the first stream that needs version v starts the read, the others await the same
+    one, and a stream that fell behind jumps straight to the newest version (one render, not
+    one per missed version; its screen is current either way). At most ``LIVE_DB_READS``
+    reads run at once, so many streams cannot exhaust the database's connections.
+
+    The reads hold every hand's cards; only ``conflict_view`` turns one into a viewer's
+    context (R10). One per event loop (its futures belong to that loop)."""
+
+    KEEP = 1024  # tables kept after their read (each a few KiB)
+
+    def __init__(self, limit: int) -> None:
+        self._latest: OrderedDict[int, TableData] = OrderedDict()
+        self._reading: dict[int, asyncio.Future[TableData | None]] = {}
+        self._gate = asyncio.Semaphore(limit)
+
+    async def at_least(self, conflict_id: int, version: int) -> TableData | None:
+        """The table at ``version`` or newer (None when the conflict is gone). A version is
+        announced only after its commit, so a read begun after the announcement sees it; one
+        begun before may not, hence a second read — and never more, whatever was announced."""
+        for attempt in range(2):
+            known = self._latest.get(conflict_id)
+            if known is not None and known.version >= version:
+                self._latest.move_to_end(conflict_id)
+                return known
+            reading = self._reading.get(conflict_id)
+            if reading is None:
+                reading = asyncio.ensure_future(self._read(conflict_id))
+                self._reading[conflict_id] = reading
+            data = await asyncio.shield(reading)
+            if data is None:
+                return None
+            if data.version >= version or attempt:
+                return data
+            # That read began before ``version`` was committed: read again.
+        raise AssertionError("unreachable")
+
+    async def _read(self, conflict_id: int) -> TableData | None:
+        try:
+            async with self._gate:
+                data: TableData | None = await _load(conflict_id)
+        finally:
+            self._reading.pop(conflict_id, None)
+        if data is None:
+            self._latest.pop(conflict_id, None)
+            return None
+        known = self._latest.get(conflict_id)
+        if known is None or data.version >= known.version:
+            self._latest[conflict_id] = data
+            self._latest.move_to_end(conflict_id)
+            while len(self._latest) > self.KEEP:
+                self._latest.popitem(last=False)
+        return data
+
+
+_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedReads] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def shared_reads() -> SharedReads:
+    loop = asyncio.get_running_loop()
+    reads = _reads.get(loop)
+    if reads is None:
+        reads = _reads[loop] = SharedReads(int(getattr(settings, "LIVE_DB_READS", 4)))
+    return reads
+
+
+def _panel(viewer: Viewer, data: TableData) -> str | None:
+    """This viewer's main panel from a shared read, or None when they are no longer in the
+    campaign (or the conflict moved elsewhere). No query: safe inside the event loop."""
+    conflict = data.conflict
+    role = data.roles.get(viewer.user_id)
+    if role is None or conflict.campaign.slug != viewer.slug:
+        return None
+    membership = Membership(campaign=conflict.campaign, user_id=viewer.user_id, role=role)
+    if viewer.as_table:
+        context = conflict_view(conflict, membership, as_table=True, data=data)
+        template = "conflicts/table.html#main"
+    else:
+        context = conflict_view(conflict, membership, data=data)
+        context.update(notice="", error="")
+        template = "conflicts/detail.html#main"
+    return render_to_string(template, context, request=viewer.request)
+
+
+_panel_in_thread = sync_to_async(_panel, thread_sensitive=False)
+
+
+async def render_panel(viewer: Viewer, data: TableData) -> str | None:
+    """``_panel`` in the event loop (it is CPU work; a thread would only add a hop), or in a
+    worker thread if something in the screen still wanted the database."""
+    try:
+        return _panel(viewer, data)
+    except SynchronousOnlyOperation:
+        log.warning("live: a screen of conflict %s queried the database", viewer.conflict_id)
+        result: str | None = await _panel_in_thread(viewer, data)
+        return result
+
+
 def _render_sync(viewer: Viewer) -> tuple[int, str]:
-    """(version, this viewer's main panel). Raises Http404 for non-members and foreign ids."""
+    """(version, this viewer's main panel), read now. Raises Http404 for non-members and
+    foreign ids."""
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=viewer.user_id)
@@ -117,14 +233,6 @@ def _render_sync(viewer: Viewer) -> tuple[int, str]:
     return conflict.version, render_to_string(template, context, request=viewer.request)
 
 
-def _version_sync(conflict_id: int) -> int | None:
-    return Conflict.objects.filter(pk=conflict_id).values_list("version", flat=True).first()
-
-
-_render = _db_work(_render_sync)
-_version = _db_work(_version_sync)
-
-
 def let_go_sync() -> None:
     """Close this thread's connections, unless one is inside a transaction (a test's)."""
     for conn in connections.all(initialized_only=True):
@@ -140,7 +248,7 @@ def _first_sync(viewer: Viewer) -> tuple[int, str]:
 
 
 # The snapshot is read in the request's own thread (where the session and the user were just
-# looked up, so a plain test client sees its test data too); later reads go to worker threads.
+# looked up, so a plain test client sees its test data too); later reads are shared.
 _first = sync_to_async(_first_sync)
 let_go = sync_to_async(let_go_sync)
 
@@ -178,7 +286,8 @@ def sse(event: str, data: str, version: int | None = None) -> str:
     """One Server-Sent Event; multi-line data goes one ``data:`` line per line."""
     head = f"id: {version}\n" if version is not None else ""
     lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
-    return f"{head}event: {event}\n{lines}\n"
+    stamp = f": sent {time.time():.6f}\n" if settings.LIVE_SENT_AT else ""
+    return f"{head}event: {event}\n{stamp}{lines}\n"
 
 
 def _seconds(name: str, default: float) -> float:
@@ -193,6 +302,7 @@ async def _events(
     poll_every = _seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
     sent = version
     healthy = True
+    reads = shared_reads()
     try:
         # The request's own thread looked up the session and the user: let go of its
         # connection now (Django would only close it when the stream ends).
@@ -207,6 +317,8 @@ async def _events(
             now = loop.time()
             wait = min(TICK_SECONDS, last_ping + ping_every - now, last_heard + poll - now)
             announced = await subscription.next(timeout=max(wait, 0.0))
+            if announced is not None:
+                announced = max(announced, subscription.drain())  # coalesce: the newest only
             now = loop.time()
             if announced is None and now - last_heard >= poll:
                 last_heard = now  # the safety net: a missed announcement heals itself
@@ -215,13 +327,14 @@ async def _events(
             if announced is not None:
                 last_heard = now
                 if announced > sent:
-                    sent = announced
-                    try:
-                        _, html = await _render(viewer)
-                    except Http404:
+                    data = await reads.at_least(viewer.conflict_id, announced)
+                    panel = None if data is None else await render_panel(viewer, data)
+                    if data is None or panel is None:
                         return  # the conflict or the seat is gone: nothing more to show
-                    yield sse("update", html, announced)
-                    last_ping = loop.time()
+                    if data.version > sent:  # the screen only moves forward
+                        sent = data.version
+                        yield sse("update", panel, sent)
+                        last_ping = loop.time()
                 continue
             if now - last_ping >= ping_every:
                 last_ping = now

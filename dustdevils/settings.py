@@ -123,6 +123,19 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any
         options = dict(parse_qsl(parts.query, keep_blank_values=False))
         # ?host=/var/run/postgresql selects a Unix socket, as libpq does.
         host = options.pop("host", host)
+        conn_max_age = env_int("CONN_MAX_AGE", 0, minimum=0)
+        pool_max = env_int("DATABASE_POOL_MAX", 10, minimum=0)
+        pooled: dict[str, Any] = {}
+        if pool_max and not conn_max_age:
+            # psycopg's pool (per process): under uvicorn every request runs in a thread of its
+            # own, so without it each request and stream read would open (and PostgreSQL fork)
+            # a connection; with it a burst waits for one of ``pool_max`` instead of failing
+            # with "too many clients". DATABASE_POOL_MAX=0 (or CONN_MAX_AGE>0) switches it off.
+            pooled["pool"] = {
+                "min_size": 0,
+                "max_size": pool_max,
+                "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
+            }
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": db_name,
@@ -130,9 +143,9 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any
             "PASSWORD": unquote(parts.password or ""),
             "HOST": host,
             "PORT": str(port or ""),
-            "OPTIONS": options,
-            "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 0, minimum=0),
-            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options | pooled,
+            "CONN_MAX_AGE": conn_max_age,
+            "CONN_HEALTH_CHECKS": not pooled,  # the pool checks its connections itself
         }
 
     shown = scheme or "(none)"
@@ -312,6 +325,12 @@ if BROADCASTER == "redis" and not REDIS_URL:
 # version when no announcement came for this long (every sixth of it while Redis is away).
 LIVE_PING_SECONDS = env_int("LIVE_PING_SECONDS", 15, minimum=1)
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 30, minimum=1)
+# At most this many database reads from the streams at once, per process: 1,400 open screens
+# must not need 1,400 connections (each table is read once per version and shared anyway).
+LIVE_DB_READS = env_int("LIVE_DB_READS", 4, minimum=1)
+# Each update carries ": sent <unix time>" (an SSE comment, ignored by browsers): the load
+# benchmark measures action → screen on the server's side with it. Off unless asked for.
+LIVE_SENT_AT = env_bool("LIVE_SENT_AT", False)
 
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_SERIALIZER = "json"

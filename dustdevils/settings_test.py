@@ -19,3 +19,8 @@ STORAGES = {
 # test database: give SQLite a test file then (PostgreSQL test databases are shared anyway).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3") and os.environ.get("E2E"):
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test_db.sqlite3")}
+
+# No connection pool in the test process itself: pytest-django drops the test database at the
+# end, which a pooled connection left behind by a test's thread would hold open. The uvicorn
+# processes that the live and browser tests start use the real settings, pool included.
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)

@@ -84,7 +84,27 @@ def test_it_parses_a_full_postgres_url() -> None:
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"]) == ("dust", "ada", "p@ss")
     assert (db["HOST"], db["PORT"]) == ("db.example.com", "5433")
-    assert db["OPTIONS"] == {"sslmode": "require"}
+    assert db["OPTIONS"]["sslmode"] == "require"
+
+
+def test_it_pools_postgres_connections_unless_told_not_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CONN_MAX_AGE", raising=False)
+    monkeypatch.delenv("DATABASE_POOL_MAX", raising=False)
+    pooled = parse_database_url("postgres://127.0.0.1/dust")
+    assert pooled["OPTIONS"]["pool"]["max_size"] == 10
+    assert pooled["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+    monkeypatch.setenv("DATABASE_POOL_MAX", "3")
+    assert parse_database_url("postgres://127.0.0.1/dust")["OPTIONS"]["pool"]["max_size"] == 3
+    monkeypatch.setenv("DATABASE_POOL_MAX", "0")
+    assert "pool" not in parse_database_url("postgres://127.0.0.1/dust")["OPTIONS"]
+    monkeypatch.setenv("DATABASE_POOL_MAX", "5")
+    monkeypatch.setenv("CONN_MAX_AGE", "60")
+    persistent = parse_database_url("postgres://127.0.0.1/dust")
+    assert "pool" not in persistent["OPTIONS"]
+    assert persistent["CONN_MAX_AGE"] == 60
+    monkeypatch.setenv("DATABASE_POOL_MAX", "many")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_MAX"):
+        parse_database_url("postgres://127.0.0.1/dust")
 
 
 def test_it_parses_a_minimal_postgresql_url() -> None:

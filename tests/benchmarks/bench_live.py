@@ -284,6 +284,7 @@ class Servers:
             "DATABASE_URL": db_url,
             "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
             "PYTHONUNBUFFERED": "1",
+            "LIVE_SENT_AT": "1",  # each update says when the server sent it
         }
         for i in range(count):
             port = _free_port()
@@ -352,6 +353,7 @@ class Stream:
     table: int
     snapshot: asyncio.Event = field(default_factory=asyncio.Event)
     seen: dict[int, float] = field(default_factory=dict)  # version -> arrival (exact ids)
+    sent: dict[int, float] = field(default_factory=dict)  # version -> the server's send time
     top: int = -1
     events: int = 0
     error: str = ""
@@ -361,6 +363,7 @@ class Stream:
 class Action:
     table: int
     started: float
+    wall: float = 0.0  # time.time() at the start (the server's clock: same machine)
     post_seconds: float = 0.0
     version: int | None = None
     error: str = ""
@@ -434,7 +437,7 @@ class Load:
                     buf += chunk
                     start = 0
                     while (end := buf.find(b"\n\n", start)) >= 0:
-                        self.event(stream, buf[start : start + 80], now)
+                        self.event(stream, buf[start : start + 100], now)
                         start = end + 2
                     if start:
                         buf = buf[start:]
@@ -456,6 +459,10 @@ class Load:
             return
         stream.seen.setdefault(version, now)
         stream.top = max(stream.top, version)
+        stamp = rest.find(b"\n: sent ")
+        if stamp >= 0:
+            line_end = rest.find(b"\n", stamp + 1)
+            stream.sent.setdefault(version, float(rest[stamp + 8 : line_end]))
 
     async def act(self, session: Any, t: int) -> None:
         slug, cid, pids = self.built.tables[t]
@@ -470,7 +477,7 @@ class Load:
             "X-CSRFToken": self.csrf.get(username, ""),
             "HX-Request": "true",
         }
-        action = Action(t, time.perf_counter())
+        action = Action(t, time.perf_counter(), time.time())
         self.actions.append(action)
         url = f"{self.base(t + k)}/c/{slug}/conflicts/{cid}/move/propose/"
         try:
@@ -528,6 +535,7 @@ class Figures:
     received: int
     exact: int
     fanout: list[float]
+    server: list[float]  # the same, up to the server's send (the client's reading left out)
     posts: list[float]
 
 
@@ -535,11 +543,13 @@ def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: fl
     errors: dict[str, int] = {}
     expected = received = exact = 0
     fanout: list[float] = []
+    server: list[float] = []
     for action in actions:
         if action.version is None:
             errors[action.error[:60]] = errors.get(action.error[:60], 0) + 1
             continue
         arrivals = []
+        sends = []
         connected = [s for s in load.by_table[action.table] if s.snapshot.is_set()]
         for stream in connected:  # a stream that never opened is reported apart
             expected += 1
@@ -549,11 +559,18 @@ def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: fl
             if later:
                 received += 1
                 arrivals.append(min(later))
+            first = min((v for v in stream.seen if v >= action.version), default=None)
+            if first is not None and first in stream.sent:
+                sends.append(stream.sent[first])
         if connected and len(arrivals) == len(connected):
             fanout.append(max(arrivals) - action.started)
+        if connected and len(sends) == len(connected):
+            server.append(max(sends) - action.wall)
     ok = sum(1 for a in actions if a.version is not None)
     posts = [a.post_seconds for a in actions if a.version is not None]
-    return Figures(sent, skipped, secs, ok, errors, expected, received, exact, fanout, posts)
+    return Figures(
+        sent, skipped, secs, ok, errors, expected, received, exact, fanout, server, posts
+    )
 
 
 async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any] | None:
@@ -631,6 +648,7 @@ def report_phase(name: str, rate: int, f: Figures, tables: int, streams: int) ->
         f"({f.exact} with the exact version id; the rest arrived as a later version)"
     )
     print(f"    action → all open screens: {_ms(f.fanout)} ({len(f.fanout)} actions fully seen)")
+    print(f"      server-side (POST sent → the last stream's update written): {_ms(f.server)}")
     print(f"    table action (POST, htmx): {_ms(f.posts)}")
 
 
@@ -694,7 +712,9 @@ def main() -> int:
             )
         full = plan.tables >= 200
         lost = a.expected - a.received + missing  # a screen that never opened got nothing
-        p95 = _pct(a.fanout, 95) * 1000 if a.fanout else float("inf")
+        # The goal says server-side: up to the server writing the last screen's update.
+        p95 = _pct(a.server, 95) * 1000 if a.server else float("inf")
+        seen95 = _pct(a.fanout, 95) * 1000 if a.fanout else float("inf")
         post95 = _pct(b.posts, 95) * 1000 if b.posts else float("inf")
         scale = "" if full else " (quick run: 20 tables, not the goal's 200)"
         # A goal counts only at (nearly) its rate: few losses at a fraction of it prove nothing.
@@ -706,8 +726,9 @@ def main() -> int:
             f"at {a.ok / a.seconds:.1f} actions/s [{_goal(full and rate_a and lost == 0)}]{scale}"
         )
         print(
-            f"    action → all screens p95 ≤ 50 ms: {p95:.0f} ms "
-            f"[{_goal(full and rate_a and p95 <= 50)}]{scale}"
+            f"    action → all screens p95 ≤ 50 ms server-side: {p95:.0f} ms "
+            f"[{_goal(full and rate_a and p95 <= 50)}]{scale} (as the load client read them: "
+            f"{seen95:.0f} ms)"
         )
         print(f"    table action p95 ≤ 50 ms at 100 actions/s: {post95:.0f} ms at "
               f"{b.ok / b.seconds:.1f} actions/s achieved "

@@ -198,9 +198,12 @@ def test_it_always_starts_a_reconnect_with_a_full_snapshot(
     assert 'id="conflict-main"' in first.data
 
 
-def test_it_sends_one_update_per_announced_version_in_order_and_pings_while_idle(
-    dealt: Table, cast: dict[str, User]
+def test_it_sends_newer_versions_only_jumping_to_the_newest_and_pings_while_idle(
+    dealt: Table, cast: dict[str, User], pc_a: Any, pc_b: Any
 ) -> None:
+    """A stream never repeats or goes back; a burst of moves it has not sent yet comes as ONE
+    update of the newest version (its screen is current: nothing is lost by skipping a
+    version in between), and an announcement the snapshot already showed sends nothing."""
     table = f"conflict-{dealt.conflict.pk}"
     now, url = dealt.version, dealt.url + "stream/"
 
@@ -209,22 +212,57 @@ def test_it_sends_one_update_per_announced_version_in_order_and_pings_while_idle
         assert stream is not None
         events = [await stream.next()]
         live.deliver(table, now)  # already in the snapshot: skipped
-        for v in (now + 1, now + 2, now + 3):
-            live.deliver(table, v)
-        events += [await stream.next() for _ in range(3)]
+        # Two moves commit before the stream gets to them (the announcements queue up).
+        with live.Updates(table) as hold:  # keeps the deliveries from being lost: none are
+            await in_thread(lambda: dealt.ok(cast["player_a"], "draw", pid=pid_of(pc_a), stand="1"))
+            await in_thread(lambda: dealt.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1"))
+            assert hold.drain() == now + 2
+        events.append(await stream.next())
         events.append(await stream.next(timeout=3, pings=True))
         await stream.close()
         return events
 
     with override_settings(BROADCASTER="inprocess", LIVE_PING_SECONDS=1):
         events = asyncio.run(scenario())
-    assert [(e.event, e.id) for e in events[:4]] == [
-        ("snapshot", now),
-        ("update", now + 1),
-        ("update", now + 2),
-        ("update", now + 3),
-    ]
-    assert events[4].comment
+    assert [(e.event, e.id) for e in events[:2]] == [("snapshot", now), ("update", now + 2)]
+    assert f'data-version="{now + 2}"' in events[1].data
+    assert events[2].comment  # the ping, and no other update: nothing was left behind
+
+
+def test_it_coalesces_a_backlog_into_one_read_and_one_render(
+    dealt: Table, cast: dict[str, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many screens of one table in one process: one database read per version for all of
+    them (SharedReads), and a stream behind by several versions renders once."""
+    table = f"conflict-{dealt.conflict.pk}"
+    now, url = dealt.version, dealt.url + "stream/"
+    reads: list[int] = []
+    real_load = streams.load_table
+
+    def counting_load(conflict_id: int) -> Any:
+        reads.append(conflict_id)
+        return real_load(conflict_id)
+
+    monkeypatch.setattr(streams, "_load", streams._db_work(counting_load))
+
+    async def scenario() -> list[list[Event]]:
+        opened = [await open_stream(cast[who], url) for who in ("dealer", "player_a", "player_b")]
+        screens = [stream for _, stream in opened if stream is not None]
+        assert len(screens) == 3
+        for screen in screens:
+            await screen.next()  # the snapshots
+        await in_thread(lambda: Conflict.objects.filter(pk=dealt.conflict.pk).update(
+            version=now + 1))  # fmt: skip
+        live.deliver(table, now + 1)
+        out = [[await screen.next()] for screen in screens]
+        for screen in screens:
+            await screen.close()
+        return out
+
+    with override_settings(BROADCASTER="inprocess"):
+        got = asyncio.run(scenario())
+    assert [[(e.event, e.id) for e in events] for events in got] == [[("update", now + 1)]] * 3
+    assert reads == [dealt.conflict.pk]  # three screens, one read
 
 
 def test_it_heals_a_missed_announcement_with_the_poll(

@@ -1,0 +1,121 @@
+"""Pieces of the conflict screens rendered once and shared by every screen that shows the same.
+
+At a table of seven, one move changes seven screens, and most of each — the timeline, who sits
+where — reads the same for all of them. Rendering those pieces once per process instead of once
+per screen is what keeps a busy server's live updates fast (issue 5, ``make bench``).
+
+Sharing must never carry one viewer's secret to another (R10). So a shared piece is rendered
+from ITS OWN small context only — plain values, no request, no parent context — and remembered
+under a key made of that whole context. The template cannot read anything outside it, so two
+screens share the HTML only when everything it was made from is identical: a viewer is never
+shown anything that was not already in their own context.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+if TYPE_CHECKING:
+    from conflicts.selectors import CardView
+
+KEEP = 4096  # pieces remembered per process (a few KiB each at most)
+
+_lock = threading.Lock()
+_memo: OrderedDict[Hashable, SafeString] = OrderedDict()
+
+
+def shared(template: str, **context: Hashable) -> SafeString:
+    """``template`` rendered with exactly ``context`` (hashable values: frozen dataclasses,
+    tuples, strings, numbers), remembered by the whole of it."""
+    key = (template, tuple(sorted(context.items())))
+    with _lock:
+        html = _memo.get(key)
+        if html is not None:
+            _memo.move_to_end(key)
+            return html
+    html = mark_safe(render_to_string(template, dict(context)))
+    with _lock:
+        _memo[key] = html
+        while len(_memo) > KEEP:
+            _memo.popitem(last=False)
+    return html
+
+
+def forget() -> None:
+    """Drop every remembered piece (tests)."""
+    with _lock:
+        _memo.clear()
+
+
+# --- The timeline ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    created_at: datetime
+    text: str
+    actor: str  # the display name, "" for the app itself
+
+
+def timeline_html(events: Sequence[Any]) -> SafeString:
+    """The conflict's timeline (public words only: the Event rows never name a hidden card)."""
+    items = tuple(
+        TimelineItem(
+            e.created_at,
+            e.text,
+            (e.actor.first_name or e.actor.get_username()) if e.actor_id else "",
+        )
+        for e in events
+    )
+    return shared("conflicts/_timeline.html", events=items)
+
+
+# --- Who sits where ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    """What the roster shows of one hand: exactly the fields _roster.html reads."""
+
+    name: str
+    player: str
+    kind: str
+    kind_label: str
+    goal: str
+    winner: bool
+    narrator: bool
+    folded: bool
+    last_stand: bool
+    deal_count: int
+    approved: str
+    proposal: str
+    count: int
+    drew: bool
+    lay_chosen: bool
+    lay: tuple[CardView, ...]  # frozen: hashable
+    lay_text: str
+
+
+def roster_html(
+    sides: Sequence[tuple[str, Sequence[Any]]], phase: str, revealed: bool
+) -> SafeString:
+    """The "At the table" panel from ``selectors.HandRow`` rows grouped by side."""
+    lines = tuple((side, tuple(_roster_line(h) for h in rows)) for side, rows in sides)
+    return shared("conflicts/_roster.html", sides=lines, state_phase=phase, revealed=revealed)
+
+
+_ROSTER_FIELDS = tuple(f.name for f in fields(RosterLine))
+
+
+def _roster_line(row: Any) -> RosterLine:
+    values = {name: getattr(row, name) for name in _ROSTER_FIELDS}
+    values["lay"] = tuple(values["lay"])
+    return RosterLine(**values)
