@@ -182,13 +182,13 @@ def controlled_pids_among(seats: Iterable[Seat], membership: Membership) -> set[
     return out
 
 
-def _check_may(move: engine.Move, conflict: Conflict, membership: Membership) -> None:
+def _check_may(move: engine.Move, seats: Iterable[Seat], membership: Membership) -> None:
     if isinstance(move, DEALER_MOVES):
         if not membership.is_dealer:
             raise ConflictError("Only the Dealer can do that.")
         return
     pid = getattr(move, "pid", None)
-    if pid is None or pid not in controlled_pids(conflict, membership):
+    if pid is None or pid not in controlled_pids_among(seats, membership):
         raise ConflictError("That is not your hand to play.")
 
 
@@ -214,7 +214,8 @@ def conflict_move(
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
-        _check_may(move, conflict, membership)
+        seats = {s.pid: s for s in conflict.seats.select_related("character")}
+        _check_may(move, seats.values(), membership)
         if isinstance(move, engine.Deal) and not move.salt:
             move = engine.Deal(salt=new_salt())
         state = state_from_data(conflict.state)
@@ -222,7 +223,6 @@ def conflict_move(
             outcome = engine.apply(state, move, rng or system_rng())
         except engine.IllegalMove as error:
             raise ConflictError(str(error)) from error
-        seats = {s.pid: s for s in conflict.seats.select_related("character")}
         for chip in outcome.chips:
             seat = seats[chip.pid]
             assert seat.character is not None

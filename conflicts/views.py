@@ -129,7 +129,9 @@ def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> H
             version=form.cleaned_data["version"], key=form.cleaned_data["key"],
         )  # fmt: skip
     except ConflictError as error:
+        conflict.refresh_from_db()  # a refusal shows the table as it is now
         return _after(request, conflict, membership, error=str(error))
+    # ``conflict_move`` returns the conflict as committed (with its campaign and session).
     return _after(request, conflict, membership, notice=events_at(conflict, conflict.version))
 
 
@@ -141,6 +143,7 @@ def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRes
     try:
         fresh = conflict_deal_again(conflict_id=conflict.pk, membership=membership)
     except ConflictError as error:
+        conflict.refresh_from_db()
         return _after(request, conflict, membership, error=str(error))
     messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
     url = fresh.get_absolute_url()
@@ -195,8 +198,8 @@ def _after(
     notice: str = "",
     error: str = "",
 ) -> HttpResponse:
-    """htmx: the fresh main panel with the message; otherwise post/redirect/get."""
-    conflict.refresh_from_db()
+    """htmx: the main panel of ``conflict`` (as it is now) with the message; otherwise
+    post/redirect/get."""
     if request.htmx:
         response = _screen(request, conflict, membership, notice=notice, error=error)
         # After your own move, show the panel's top: the message, then what comes next (a

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 
 from campaigns.models import Membership
 from characters.services import chips_grant
+from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
@@ -26,6 +27,12 @@ pytestmark = pytest.mark.django_db
 __all__ = ["quick_odds", "seeded"]
 
 ORDER_BLOCK = re.compile(r'<pre class="order" data-deck-order>.*?</pre>', re.S)
+PER_RENDER = re.compile(r'(name="(?:key|csrfmiddlewaretoken)" value=")[^"]*"')
+
+
+def unkeyed(html: str) -> str:
+    """Without what every render makes anew: the forms' idempotency keys and CSRF masks."""
+    return PER_RENDER.sub(r'\1"', html)
 
 
 class Watch:
@@ -83,6 +90,24 @@ class Watch:
                 seen = card_tokens(html)
                 may = self.allowed(user, state, shared=shared or page == "list")
                 assert seen <= may, f"{where} shows {sorted(seen - may)}"
+
+        self.check_shared_pieces(label)
+
+    def check_shared_pieces(self, label: str) -> None:
+        """The pieces rendered once and shared between screens (conflicts.fragments) change
+        nothing: every member's panels, rendered with the pieces the other members' screens
+        left behind, are exactly what a fresh render gives — so nobody ever gets a piece made
+        from facts that were not their own."""
+        t = self.table
+        for name, user in self.cast.items():
+            if user is None or name == "outsider":
+                continue
+            client = t.as_user(user)
+            for url in (t.url, f"{t.url}table/"):
+                warm = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+                fragments.forget()
+                fresh = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+                assert unkeyed(warm) == unkeyed(fresh), f"{label}: {url} as {name}"
 
     def sees(self, user: User, cards: set[str]) -> None:
         """Guard against a vacuous pass: these cards do show on the user's own screen."""

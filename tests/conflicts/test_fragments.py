@@ -1,0 +1,89 @@
+"""Shared pieces of the conflict screens (conflicts.fragments): rendered once from their own
+small context, remembered by all of it, never by anything less (R10)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from datetime import UTC, datetime
+
+import pytest
+
+from conflicts import fragments
+from conflicts.selectors import CardView, HandRow
+from tests.conflicts.test_views import card_tokens
+
+
+@pytest.fixture(autouse=True)
+def empty_memo() -> None:
+    fragments.forget()
+
+
+def test_it_renders_a_piece_once_and_reuses_it_for_the_same_facts() -> None:
+    when = datetime(1872, 6, 1, 14, 5, tzinfo=UTC)
+    items = (fragments.TimelineItem(when, "Jim proposes Hand + Eye.", "Jim"),)
+    first = fragments.shared("conflicts/_timeline.html", events=items)
+    again = fragments.shared("conflicts/_timeline.html", events=tuple(items))
+    assert again is first  # remembered
+    assert "Jim proposes Hand + Eye." in first
+    assert "&mdash; Jim" in first
+    other = fragments.shared(
+        "conflicts/_timeline.html",
+        events=(*items, fragments.TimelineItem(when, "The Dealer deals.", "")),
+    )
+    assert other is not first
+    assert "The Dealer deals." in other
+
+
+def test_it_renders_from_its_own_context_only() -> None:
+    """Nothing from a screen's context can reach a shared piece: it gets no request, no user,
+    no parent context — only what its key is made of."""
+    empty = fragments.shared("conflicts/_timeline.html", events=())
+    assert "Nothing yet." in empty
+
+
+def row(pid: str, *, cards: list[CardView], lay: list[CardView], mine: bool) -> HandRow:
+    return HandRow(
+        pid=pid, name=pid.title(), kind="pc", kind_label="Player character", side="players",
+        side_label="The posse", goal="", player="", character_id=None, count=len(cards),
+        deal_count=5, deal_lines="", proposal="", approved="", approve_initial={},
+        devil_rating=0, folded=False, drew=False, lay_chosen=bool(lay), last_stand=False,
+        awards=0, extra_card=False, extra_draw=False, mine=mine, cards=cards, discarded=[],
+        lay=lay, lay_text="", winner=False, narrator=False,
+    )  # fmt: skip
+
+
+def test_it_keys_the_roster_by_what_it_shows_so_private_cards_never_matter_R10() -> None:
+    """Two players' screens hold different private cards (their own); the roster shows counts
+    only before the reveal, so both get the very same roster, and it names no card."""
+    ace = CardView("A♠", "A", "♠", False, "ace of spades")
+    king = CardView("K♥", "K", "♥", True, "king of hearts")
+    jim_sees = [
+        ("The posse", [row("jim", cards=[ace], lay=[], mine=True),
+                       row("zeke", cards=[], lay=[], mine=False)])
+    ]  # fmt: skip
+    zeke_sees = [
+        ("The posse", [row("jim", cards=[], lay=[], mine=False),
+                       row("zeke", cards=[king], lay=[], mine=True)])
+    ]  # fmt: skip
+    jim_sees[0][1][1].count = 1  # the roster shows how many cards each hand holds, not which
+    zeke_sees[0][1][0].count = 1
+    for_jim = fragments.roster_html(jim_sees, "draw", False)
+    for_zeke = fragments.roster_html(zeke_sees, "draw", False)
+    assert for_jim is for_zeke
+    assert card_tokens(for_jim) == set()
+    assert "1 card" in for_jim
+
+
+def test_it_shows_the_lays_once_revealed_and_keys_by_them() -> None:
+    ace = CardView("A♠", "A", "♠", False, "ace of spades")
+    rows = [("The posse", [row("jim", cards=[ace], lay=[ace], mine=False)])]
+    shown = fragments.roster_html(rows, "resolution", True)
+    assert 'data-card="A♠"' in shown
+    hidden = fragments.roster_html(rows, "laying", False)
+    assert 'data-card="A♠"' not in hidden
+
+
+def test_the_roster_line_is_a_projection_of_the_hand_row() -> None:
+    """Every field the roster reads exists on the row under the same name."""
+    names = {f.name for f in fields(HandRow)}
+    assert {f.name for f in fields(fragments.RosterLine)} <= names
