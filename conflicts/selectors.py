@@ -13,12 +13,14 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from math import comb
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db.models import QuerySet
+from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
@@ -211,6 +213,11 @@ class TableData:
     def version(self) -> int:
         return int(self.conflict.version)
 
+    @cached_property
+    def timeline_html(self) -> SafeString:
+        """The timeline, once per read: the same for every screen (public words only)."""
+        return fragments.timeline_html(self.events)
+
 
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
     """Read the rest of ``conflict``'s screens (4 queries; 5 with ``roles``)."""
@@ -318,7 +325,7 @@ def conflict_view(
         "stakes_to": _stakes_to(state) if state.phase == Phase.DONE else [],
         "events": data.events,
         # Shared pieces: the same HTML for every screen with the same facts (fragments.py).
-        "timeline_html": fragments.timeline_html(data.events),
+        "timeline_html": data.timeline_html,
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "is_over": over,

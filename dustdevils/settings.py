@@ -415,7 +415,10 @@ if env_bool("BEHIND_PROXY", False):
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC") or "UTC"
-USE_I18N = True
+# The app speaks English only. Off, Django skips the translation machinery — which every
+# number printed in a template goes through (get_language), a measurable share of a live
+# screen's render.
+USE_I18N = False
 USE_TZ = True
 
 # --------------------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ from dataclasses import fields
 from datetime import UTC, datetime
 
 import pytest
+from django.contrib.auth.models import User
 
 from conflicts import fragments
+from conflicts.models import Event
 from conflicts.selectors import CardView, HandRow
 from tests.conflicts.test_views import card_tokens
 
@@ -20,24 +22,24 @@ def empty_memo() -> None:
 
 def test_it_renders_a_piece_once_and_reuses_it_for_the_same_facts() -> None:
     when = datetime(1872, 6, 1, 14, 5, tzinfo=UTC)
-    items = (fragments.TimelineItem(when, "Jim proposes Hand + Eye.", "Jim"),)
-    first = fragments.shared("conflicts/_timeline.html", events=items)
-    again = fragments.shared("conflicts/_timeline.html", events=tuple(items))
+    jim = User(pk=7, username="jim", first_name="Jim")
+    events = [Event(pk=1, created_at=when, text="Jim proposes Hand + Eye.", actor=jim)]
+    first = fragments.timeline_html(events)
+    again = fragments.timeline_html(list(events))
     assert again is first  # remembered
-    assert "Jim proposes Hand + Eye." in first
-    assert "&mdash; Jim" in first
-    other = fragments.shared(
-        "conflicts/_timeline.html",
-        events=(*items, fragments.TimelineItem(when, "The Dealer deals.", "")),
-    )
+    assert '<time class="timeline__time" datetime="1872-06-01T14:05:00+00:00">14:05</time>' in first
+    assert "Jim proposes Hand + Eye. &mdash;" not in first  # the text, then who, apart
+    assert '<span class="timeline__who">&mdash; Jim</span>' in first
+    events.append(Event(pk=2, created_at=when, text="The <Dealer> deals.", actor=None))
+    other = fragments.timeline_html(events)
     assert other is not first
-    assert "The Dealer deals." in other
+    assert "The &lt;Dealer&gt; deals." in other
 
 
 def test_it_renders_from_its_own_context_only() -> None:
     """Nothing from a screen's context can reach a shared piece: it gets no request, no user,
     no parent context — only what its key is made of."""
-    empty = fragments.shared("conflicts/_timeline.html", events=())
+    empty = fragments.timeline_html([])
     assert "Nothing yet." in empty
 
 
