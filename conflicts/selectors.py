@@ -221,6 +221,9 @@ class TableData:
 
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
     """Read the rest of ``conflict``'s screens (4 queries; 5 with ``roles``)."""
+    if conflict.previous_id:
+        # Read now: the head links to it, and a live stream renders without querying.
+        conflict.previous  # noqa: B018
     seats = list(
         conflict.seats.select_related("character__player").prefetch_related("character__knacks")
     )

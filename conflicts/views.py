@@ -21,13 +21,14 @@ from campaigns.models import Membership
 from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
 from conflicts.models import Conflict
-from conflicts.selectors import conflict_view, conflicts_of, events_at
+from conflicts.selectors import conflict_view, conflicts_of, events_at, table_data
 from conflicts.services import (
     ConflictError,
     conflict_create,
     conflict_deal_again,
     conflict_move,
 )
+from conflicts.streams import offer_read
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -185,8 +186,10 @@ def _screen(
     error: str = "",
     advise: bool = False,
 ) -> HttpResponse:
-    context = conflict_view(conflict, membership, advise=advise)
+    data = table_data(conflict, roles=True)
+    context = conflict_view(conflict, membership, advise=advise, data=data)
     context.update(notice=notice, error=error)
+    offer_read(data)  # this process's live streams need not read it again
     return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
 
 

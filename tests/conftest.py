@@ -7,7 +7,7 @@ service is not configured. Under CI (``CI`` set) they FAIL instead: CI must run 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -172,3 +172,14 @@ def npc(campaign: Any) -> Any:
     return character_create(
         campaign=campaign, kind="npc", player=None, data=data, knacks={"Politickin'": 3}
     )
+
+
+@pytest.fixture(autouse=True)
+def _forget_process_caches() -> Iterator[None]:
+    """Each test starts with no remembered reads or shared pieces: a flushed test database
+    gives out the same conflict ids again (a real database never does)."""
+    from conflicts import fragments, streams
+
+    yield
+    streams._offered.clear()
+    fragments.forget()

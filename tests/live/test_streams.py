@@ -265,6 +265,38 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
     assert reads == [dealt.conflict.pk]  # three screens, one read
 
 
+def test_it_takes_the_read_a_move_in_this_process_just_made(
+    dealt: Table, cast: dict[str, User], pc_a: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move's own answer read the table it committed (with its members): the streams of
+    the same process use that read instead of reading the same version again."""
+    now, url = dealt.version, dealt.url + "stream/"
+    reads: list[int] = []
+    real_load = streams.load_table
+    monkeypatch.setattr(
+        streams, "_load", streams._db_work(lambda cid: reads.append(cid) or real_load(cid))
+    )
+
+    async def scenario() -> Event:
+        _, stream = await open_stream(cast["player_b"], url)
+        assert stream is not None
+        await stream.next()
+        answer = await in_thread(
+            lambda: dealt.post(cast["player_a"], "draw", htmx=True, pid=pid_of(pc_a), stand="1")
+        )
+        assert answer.status_code == 200
+        try:
+            return await stream.next()
+        finally:
+            await stream.close()
+
+    with override_settings(BROADCASTER="inprocess"):
+        update = asyncio.run(scenario())
+    assert (update.event, update.id) == ("update", now + 1)
+    assert f'data-version="{now + 1}"' in update.data
+    assert reads == []
+
+
 def test_it_heals_a_missed_announcement_with_the_poll(
     dealt: Table, cast: dict[str, User], pc_b: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
