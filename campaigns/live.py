@@ -37,6 +37,21 @@ _latest: dict[str, int] = {}
 _queues: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
 _subscriber: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 _redis_state = {"healthy": True}
+# Put into the queue of a subscription made with ``watch_health`` when Redis's health flips,
+# so an idle stream can sleep until its next ping instead of looking every second.
+HEALTH = -1
+_health_watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]] = set()
+
+
+def _set_healthy(healthy: bool) -> None:
+    if _redis_state["healthy"] == healthy:
+        return
+    _redis_state["healthy"] = healthy
+    with _lock:
+        watchers = list(_health_watchers)
+    for loop, queue in watchers:
+        with contextlib.suppress(RuntimeError):  # that stream's loop has closed
+            loop.call_soon_threadsafe(queue.put_nowait, HEALTH)
 
 
 def publish(table: str, version: int) -> None:
@@ -47,7 +62,7 @@ def publish(table: str, version: int) -> None:
             return
         except Exception as error:  # noqa: BLE001 — an outage must not fail the move
             log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
-            _redis_state["healthy"] = False
+            _set_healthy(False)
     deliver(table, version)
 
 
@@ -101,13 +116,15 @@ class Updates:
     it is made can be missed), read with ``next(timeout)``, ended with ``close()``. Must be made
     inside the stream's running event loop."""
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, *, watch_health: bool = False) -> None:
         self.table = table
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._entry = (self._loop, self._queue)
         with _lock:
             _queues.setdefault(table, set()).add(self._entry)
+            if watch_health:
+                _health_watchers.add(self._entry)
         self._started = False
 
     def _start(self) -> None:
@@ -124,10 +141,12 @@ class Updates:
         return await self._queue.get()
 
     async def next(self, timeout: float) -> int | None:
-        """The next announced version, or None if ``timeout`` seconds pass without one."""
+        """The next announced version (or ``HEALTH``, if watching), or None if ``timeout``
+        seconds pass without one."""
         self._start()
         try:
-            return await asyncio.wait_for(self._queue.get(), timeout)
+            async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                return await self._queue.get()
         except TimeoutError:
             return None
 
@@ -141,6 +160,7 @@ class Updates:
 
     def close(self) -> None:
         with _lock:
+            _health_watchers.discard(self._entry)
             waiting = _queues.get(self.table)
             if waiting is not None:
                 waiting.discard(self._entry)
@@ -179,7 +199,7 @@ async def _redis_subscriber() -> None:
             client = aioredis.from_url(settings.REDIS_URL)
             pubsub = client.pubsub()
             await pubsub.psubscribe(CHANNEL_PREFIX + "*")
-            _redis_state["healthy"] = True
+            _set_healthy(True)
             delay = 0.5
             async for message in pubsub.listen():
                 if message.get("type") != "pmessage":
@@ -191,7 +211,7 @@ async def _redis_subscriber() -> None:
         except Exception as error:  # noqa: BLE001 — keep trying until Redis is back
             if _redis_state["healthy"]:
                 log.warning("live: Redis subscriber lost (%s); retrying", error)
-            _redis_state["healthy"] = False
+            _set_healthy(False)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
         finally:

@@ -9,15 +9,19 @@ The protocol (the e2e tests and the load benchmark code against it):
 
 * on (re)connect, always a full snapshot first — ``id: v``, ``event: snapshot``, the panel's
   HTML one ``data:`` line per line (``Last-Event-ID`` is never trusted to skip it);
-* for every announced version newer than the last one sent, ``event: update`` with ``id: v``;
+* for announced versions newer than the last one sent, ``event: update`` with ``id: v`` of the
+  newest: a stream that fell behind jumps to it (its screen is current; nothing is lost);
 * ``: ping`` every ``LIVE_PING_SECONDS`` (15) while idle;
 * the safety net: no announcement for ``LIVE_POLL_SECONDS`` (30) → the version is re-read from
-  the database and an update sent if it moved; while Redis is down (``live.redis_healthy()``)
+  the database and an update sent if it moved; while Redis is down (``live.redis_healthy()``,
+  announced to an idle stream by ``live.HEALTH``)
   ``event: status`` / ``data: reconnecting`` once and that poll every ``LIVE_POLL_SECONDS / 6``
   (at least 1 s); ``data: live`` when Redis is back.
 
-An idle stream holds no database connection: every read runs in a worker thread that closes its
-connection before it returns.
+An idle stream holds no database connection and costs nothing between its pings. Reads of the
+table are shared by all of a process's screens of that table (``SharedReads``: one per version,
+in a worker thread that gives its connection back); each screen is then rendered from that read
+in the event loop, without a query.
 """
 
 from __future__ import annotations
@@ -57,7 +61,6 @@ log = logging.getLogger(__name__)
 
 PING_SECONDS = 15.0
 POLL_SECONDS = 30.0
-TICK_SECONDS = 1.0  # how often an idle stream looks at the broadcaster's health (no DB)
 
 
 @require_GET
@@ -310,7 +313,7 @@ async def _open(
     viewer = Viewer(user.pk, slug, conflict_id, as_table, request)
     # Listen BEFORE the snapshot is read: a move committed in between is then announced to
     # this stream too (and skipped if the snapshot already showed it).
-    subscription = live.Updates(viewer.table)
+    subscription = live.Updates(viewer.table, watch_health=True)
     try:
         version, html = await _first(viewer)  # Http404 for outsiders, before any byte is sent
     except BaseException:
@@ -359,10 +362,16 @@ async def _events(
                 yield sse("status", "live" if healthy else "reconnecting")
             poll = poll_every if healthy else max(1.0, poll_every / 6)
             now = loop.time()
-            wait = min(TICK_SECONDS, last_ping + ping_every - now, last_heard + poll - now)
-            announced = await subscription.next(timeout=max(wait, 0.0))
-            if announced is not None:
-                announced = max(announced, subscription.drain())  # coalesce: the newest only
+            # Asleep until the next ping or poll is due, a version is announced, or Redis's
+            # health flips (live.HEALTH): an idle stream costs nothing in between.
+            wait = min(last_ping + ping_every - now, last_heard + poll - now)
+            got = await subscription.next(timeout=max(wait, 0.0))
+            announced = None
+            if got is not None:
+                newest = max(got, subscription.drain())  # coalesce: the newest only
+                if newest == live.HEALTH:
+                    continue  # only Redis's health changed: say so at the top
+                announced = newest
             now = loop.time()
             if announced is None and now - last_heard >= poll:
                 last_heard = now  # the safety net: a missed announcement heals itself
