@@ -90,6 +90,18 @@ def deliver(table: str, version: int) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, version)
 
 
+def watched(prefix: str) -> list[str]:
+    """The tables starting with ``prefix`` that have a subscription in this process."""
+    with _lock:
+        return [table for table in _queues if table.startswith(prefix)]
+
+
+def forget() -> None:
+    """Forget the versions delivered so far (tests: a flushed test database reuses ids)."""
+    with _lock:
+        _latest.clear()
+
+
 def latest(table: str) -> int | None:
     with _lock:
         return _latest.get(table)

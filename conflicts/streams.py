@@ -12,9 +12,9 @@ The protocol (the e2e tests and the load benchmark code against it):
 * for announced versions newer than the last one sent, ``event: update`` with ``id: v`` of the
   newest: a stream that fell behind jumps to it (its screen is current; nothing is lost);
 * ``: ping`` every ``LIVE_PING_SECONDS`` (15) while idle;
-* the safety net: no announcement for ``LIVE_POLL_SECONDS`` (30) → the version is re-read from
-  the database and an update sent if it moved; while Redis is down (``live.redis_healthy()``,
-  announced to an idle stream by ``live.HEALTH``)
+* the safety net: every ``LIVE_POLL_SECONDS`` (30) one query per process reads the versions of
+  every conflict with a screen open there and announces those that moved (``_safety_net``);
+  while Redis is down (``live.redis_healthy()``, announced to idle streams by ``live.HEALTH``)
   ``event: status`` / ``data: reconnecting`` once and that poll every ``LIVE_POLL_SECONDS / 6``
   (at least 1 s); ``data: live`` when Redis is back.
 
@@ -106,11 +106,11 @@ def _db_work(function: Callable[..., T]) -> Callable[..., Any]:
     return sync_to_async(closing, thread_sensitive=False)
 
 
-def _version_sync(conflict_id: int) -> int | None:
-    return Conflict.objects.filter(pk=conflict_id).values_list("version", flat=True).first()
+def _versions_sync(conflict_ids: list[int]) -> list[tuple[int, int]]:
+    return list(Conflict.objects.filter(pk__in=conflict_ids).values_list("pk", "version"))
 
 
-_version = _db_work(_version_sync)
+_versions = _db_work(_versions_sync)
 _load = _db_work(load_table)
 
 
@@ -224,6 +224,38 @@ def shared_reads() -> SharedReads:
     if reads is None:
         reads = _reads[loop] = SharedReads(int(getattr(settings, "LIVE_DB_READS", 4)))
     return reads
+
+
+async def _safety_net() -> None:
+    """The slow poll under the broadcaster, ONE per process (event loop), not one per screen:
+    every ``LIVE_POLL_SECONDS`` (a sixth of it, at least 1 s, while Redis is away) read the
+    versions of every conflict with a screen open here, in one query, and announce the ones
+    that moved — so an announcement Redis lost still reaches every screen."""
+    while True:
+        poll = _seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
+        await asyncio.sleep(poll if live.redis_healthy() else max(1.0, poll / 6))
+        ids = [int(t.removeprefix("conflict-")) for t in live.watched("conflict-")]
+        if not ids:
+            continue
+        try:
+            versions = await _versions(ids)
+        except Exception as error:  # noqa: BLE001 — the database is away: try again later
+            log.warning("live: the safety-net poll failed (%s)", error)
+            continue
+        for conflict_id, version in versions:
+            live.deliver(f"conflict-{conflict_id}", version)
+
+
+_nets: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def ensure_safety_net() -> None:
+    loop = asyncio.get_running_loop()
+    task = _nets.get(loop)
+    if task is None or task.done():
+        _nets[loop] = loop.create_task(_safety_net())
 
 
 def _panel(viewer: Viewer, data: TableData) -> str | None:
@@ -355,32 +387,23 @@ async def _events(
         # connection now (Django would only close it when the stream ends).
         await let_go()
         yield sse("snapshot", html, version)
-        last_ping = last_heard = loop.time()
+        ensure_safety_net()
+        last_ping = loop.time()
         while True:
             if live.redis_healthy() != healthy:
                 healthy = not healthy
                 yield sse("status", "live" if healthy else "reconnecting")
-            poll = poll_every if healthy else max(1.0, poll_every / 6)
-            now = loop.time()
-            # Asleep until the next ping or poll is due, a version is announced, or Redis's
-            # health flips (live.HEALTH): an idle stream costs nothing in between.
-            wait = min(last_ping + ping_every - now, last_heard + poll - now)
+            # Asleep until the next ping, an announcement (the broadcaster's, or the safety
+            # net's), or a flip of Redis's health (live.HEALTH): an idle stream costs nothing.
+            # While Redis is away, look at its health again every poll.
+            wait = last_ping + ping_every - loop.time()
+            if not healthy:
+                wait = min(wait, max(1.0, poll_every / 6))
             got = await subscription.next(timeout=max(wait, 0.0))
-            announced = None
             if got is not None:
                 newest = max(got, subscription.drain())  # coalesce: the newest only
-                if newest == live.HEALTH:
-                    continue  # only Redis's health changed: say so at the top
-                announced = newest
-            now = loop.time()
-            if announced is None and now - last_heard >= poll:
-                last_heard = now  # the safety net: a missed announcement heals itself
-                current = await _version(viewer.conflict_id)
-                announced = current if current is not None and current > sent else None
-            if announced is not None:
-                last_heard = now
-                if announced > sent:
-                    data = await reads.at_least(viewer.conflict_id, announced)
+                if newest != live.HEALTH and newest > sent:
+                    data = await reads.at_least(viewer.conflict_id, newest)
                     panel = None if data is None else await render_panel(viewer, data)
                     if data is None or panel is None:
                         return  # the conflict or the seat is gone: nothing more to show
@@ -389,8 +412,8 @@ async def _events(
                         yield sse("update", panel, sent)
                         last_ping = loop.time()
                 continue
-            if now - last_ping >= ping_every:
-                last_ping = now
+            if loop.time() - last_ping >= ping_every:
+                last_ping = loop.time()
                 yield ": ping\n\n"
     finally:
         subscription.close()

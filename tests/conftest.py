@@ -178,8 +178,10 @@ def npc(campaign: Any) -> Any:
 def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
+    from campaigns import live
     from conflicts import fragments, streams
 
     yield
     streams._offered.clear()
     fragments.forget()
+    live.forget()
