@@ -21,7 +21,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -54,8 +54,33 @@ def _set_healthy(healthy: bool) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, HEALTH)
 
 
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Hold this thread's announcements until the block ends (a move's request: its answer is
+    rendered first, so the screens' renders don't slow the mover's own answer, and the read it
+    made is ready for this process's streams). They are made on the way out, even after an
+    error; the commits they announce have happened."""
+    if getattr(_held, "queue", None) is not None:  # already holding: the outer block sends
+        yield
+        return
+    _held.queue = []
+    try:
+        yield
+    finally:
+        queue, _held.queue = _held.queue, None
+        for table, version in queue:
+            publish(table, version)
+
+
 def publish(table: str, version: int) -> None:
     """Announce that ``table`` is now at ``version`` (called on commit of a move)."""
+    queue = getattr(_held, "queue", None)
+    if queue is not None:
+        queue.append((table, version))
+        return
     if settings.BROADCASTER == "redis":
         try:
             _sync_redis().publish(CHANNEL_PREFIX + table, str(version))

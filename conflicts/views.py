@@ -9,6 +9,8 @@ with htmx, the main panel comes back re-rendered with the message, refusals incl
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -16,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
+from campaigns import live
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from conflicts import rulings as rulings_text
@@ -120,7 +123,13 @@ def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> H
     if form_class is None:
         raise Http404("No such move.")
     membership, conflict = _load(request, slug, conflict_id, dealer=form_class.dealer_only())
-    form = form_class(request.POST)
+    with live.held():  # the screens hear of the move once this answer is rendered
+        return _move(request, conflict, membership, form_class(request.POST))
+
+
+def _move(
+    request: HtmxHttpRequest, conflict: Conflict, membership: Membership, form: Any
+) -> HttpResponse:
     try:
         if not form.is_valid():
             raise ConflictError(problem_of(form))

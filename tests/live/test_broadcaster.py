@@ -58,3 +58,31 @@ def test_it_carries_a_version_from_another_process_through_redis() -> None:
 
     with override_settings(BROADCASTER="redis"):
         assert asyncio.run(scenario()) == 9
+
+
+def failing_answer() -> None:
+    with live.held():
+        live.publish("t-held", 3)
+        raise RuntimeError("the answer failed")
+
+
+def test_it_holds_a_moves_announcements_until_its_answer_is_made() -> None:
+    """``held()``: what is published inside is sent on the way out, in order, once — even
+    when the block fails — and an inner hold leaves the sending to the outer one."""
+    seen: list[tuple[str, int]] = []
+    unsubscribe = live.subscribe(lambda table, version: seen.append((table, version)))
+    try:
+        with override_settings(BROADCASTER="inprocess"):
+            with live.held():
+                live.publish("t-held", 1)
+                with live.held():
+                    live.publish("t-held", 2)
+                assert seen == []  # nothing yet: the answer is still being made
+            assert seen == [("t-held", 1), ("t-held", 2)]
+            with pytest.raises(RuntimeError):
+                failing_answer()
+            assert seen[-1] == ("t-held", 3)  # the commit happened: it is announced
+            live.publish("t-held", 4)  # not holding: at once
+            assert seen[-1] == ("t-held", 4)
+    finally:
+        unsubscribe()
