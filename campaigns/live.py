@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "dd:table:"
 Listener = Callable[[str, int], None]
+T = TypeVar("T")
 
 _lock = threading.Lock()
 _listeners: set[Listener] = set()
@@ -57,29 +58,54 @@ def _set_healthy(healthy: bool) -> None:
 _held = threading.local()
 
 
-@contextlib.contextmanager
-def held() -> Iterator[None]:
-    """Hold this thread's announcements until the block ends (a move's request: its answer is
-    rendered first, so the screens' renders don't slow the mover's own answer, and the read it
-    made is ready for this process's streams). They are made on the way out, even after an
-    error; the commits they announce have happened."""
-    if getattr(_held, "queue", None) is not None:  # already holding: the outer block sends
-        yield
-        return
-    _held.queue = []
-    try:
-        yield
-    finally:
-        queue, _held.queue = _held.queue, None
+class Hold:
+    """The announcements held back by ``held()``; ``after(response)`` sends them once that
+    response has gone out (Django closes every response after sending it)."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[str, int]] = []
+        self.response: Any = None
+
+    def after(self, response: T) -> T:
+        self.response = response
+        return response
+
+    def send(self) -> None:
+        queue, self.queue = self.queue, []
         for table, version in queue:
             publish(table, version)
 
 
+@contextlib.contextmanager
+def held() -> Iterator[Hold]:
+    """Hold this thread's announcements back (a move's request): the mover's own answer goes
+    out first, not queued behind the renders of every screen of the table in this process, and
+    the read it made is ready for them. Sent on the way out of the block, or once the response
+    given to ``Hold.after`` is sent; at once after an error (the commits have happened)."""
+    outer: Hold | None = getattr(_held, "hold", None)
+    if outer is not None:  # already holding: the outer block sends
+        yield outer
+        return
+    hold = _held.hold = Hold()
+    try:
+        yield hold
+    except BaseException:
+        _held.hold = None
+        hold.send()
+        raise
+    _held.hold = None
+    closers = getattr(hold.response, "_resource_closers", None)
+    if closers is None:
+        hold.send()
+    else:
+        closers.append(hold.send)
+
+
 def publish(table: str, version: int) -> None:
     """Announce that ``table`` is now at ``version`` (called on commit of a move)."""
-    queue = getattr(_held, "queue", None)
-    if queue is not None:
-        queue.append((table, version))
+    hold: Hold | None = getattr(_held, "hold", None)
+    if hold is not None:
+        hold.queue.append((table, version))
         return
     if settings.BROADCASTER == "redis":
         try:

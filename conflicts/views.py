@@ -123,8 +123,8 @@ def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> H
     if form_class is None:
         raise Http404("No such move.")
     membership, conflict = _load(request, slug, conflict_id, dealer=form_class.dealer_only())
-    with live.held():  # the screens hear of the move once this answer is rendered
-        return _move(request, conflict, membership, form_class(request.POST))
+    with live.held() as hold:  # the screens hear of the move once this answer has gone out
+        return hold.after(_move(request, conflict, membership, form_class(request.POST)))
 
 
 def _move(

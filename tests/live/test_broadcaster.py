@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from django.http import HttpResponse
 from django.test import override_settings
 
 from campaigns import live
@@ -66,6 +67,7 @@ def failing_answer() -> None:
         raise RuntimeError("the answer failed")
 
 
+@pytest.mark.django_db  # closing a response tells Django the request finished
 def test_it_holds_a_moves_announcements_until_its_answer_is_made() -> None:
     """``held()``: what is published inside is sent on the way out, in order, once — even
     when the block fails — and an inner hold leaves the sending to the outer one."""
@@ -84,5 +86,11 @@ def test_it_holds_a_moves_announcements_until_its_answer_is_made() -> None:
             assert seen[-1] == ("t-held", 3)  # the commit happened: it is announced
             live.publish("t-held", 4)  # not holding: at once
             assert seen[-1] == ("t-held", 4)
+            with live.held() as hold:
+                live.publish("t-held", 5)
+                response = hold.after(HttpResponse("the answer"))
+            assert seen[-1] == ("t-held", 4)  # the answer has not gone out yet
+            response.close()  # what every Django handler does once it is sent
+            assert seen[-1] == ("t-held", 5)
     finally:
         unsubscribe()
