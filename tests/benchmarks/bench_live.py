@@ -14,8 +14,9 @@ On loopback only (127.0.0.1), bounded in count and time, it stops by itself:
    50 actions/s (players' Propose, alternating attribute pairs, so every move
    bumps the version; htmx POSTs, as the page sends them) and, for each move, the time from the
    POST's start until every stream of that table has an ``update`` for that version (or a later
-   one: a stream that falls behind sends the newest version, which the screen shows); then a
-   bounded drain; lost = expected − received;
+   one: a stream that falls behind sends the newest version, which the screen shows), both as
+   the server wrote it (``: sent <time>`` in each update, LIVE_SENT_AT=1: the goal's
+   "server-side") and as this client read it; then a bounded drain; lost = expected − received;
 5. phase B: the same at 100 actions/s, for the moves' own latency;
 6. memory per uvicorn process (VmRSS / VmHWM from /proc), and DB queries per panel render for a
    2-player and a 6-player table (``CaptureQueriesContext`` around ``conflict_view`` + the
