@@ -185,3 +185,29 @@ def _forget_process_caches() -> Iterator[None]:
     streams._offered.clear()
     fragments.forget()
     live.forget()
+
+
+def wait_for_servers_to_let_go(timeout: float = 10.0) -> None:
+    """After stopping a server process (uvicorn, with its connection pool): wait until its
+    connections to the test database are gone, so the database can be dropped at the end."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                if cursor.fetchone()[0] == 0:
+                    return
+            time.sleep(0.1)
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+

@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
-from tests.conftest import require_service
+from tests.conftest import require_service, wait_for_servers_to_let_go
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -64,7 +64,9 @@ def _test_database_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def app_url(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def app_url(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """Serve the app with uvicorn on a free port; yields its base URL."""
     port = _free_port()
     log_path = tmp_path_factory.mktemp("uvicorn") / "server.log"
@@ -115,6 +117,8 @@ def app_url(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        with django_db_blocker.unblock():
+            wait_for_servers_to_let_go()
 
 
 @pytest.fixture
@@ -189,4 +193,8 @@ def chromium(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Iterato
         try:
             yield browser
         finally:
+            # ORM calls made while Playwright's loop runs get a connection of their own
+            # (Django keeps connections per context): close it, or it outlives the test and
+            # keeps the test database from being dropped.
+            connections.close_all()
             browser.close()

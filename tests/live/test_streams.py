@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import AsyncClient, Client, override_settings
 
 from campaigns import live
@@ -113,7 +114,16 @@ def cast(dealer: User, player_a: User, player_b: User) -> dict[str, User]:
 
 
 def in_thread(function: Callable[[], Any]) -> Any:
-    return sync_to_async(function, thread_sensitive=False)()
+    """``function`` in a worker thread, which then closes its database connection (left open,
+    it would keep the test database from being dropped at the end)."""
+
+    def closing() -> Any:
+        try:
+            return function()
+        finally:
+            connections.close_all()
+
+    return sync_to_async(closing, thread_sensitive=False)()
 
 
 # --- The protocol -------------------------------------------------------------------------------
