@@ -210,4 +210,3 @@ def wait_for_servers_to_let_go(timeout: float = 10.0) -> None:
     finally:
         if not connection.in_atomic_block:
             connection.close()
-
