@@ -432,3 +432,37 @@ def test_it_lets_go_of_a_stream_nobody_read(client: Client, dealt: Table, player
     assert live._queues.get(table)
     response.close()  # what the server does when the client left before the first byte
     assert not live._queues.get(table)
+
+
+def test_it_ends_the_stream_of_someone_removed_from_the_campaign_R10(
+    dealt: Table, cast: dict[str, User], pc_a: Any
+) -> None:
+    """Bess is removed from the campaign while her phone is open: the next move ends her
+    stream instead of sending her the table (her membership is checked on every update)."""
+    from campaigns.services import member_remove
+
+    url = dealt.url + "stream/"
+
+    async def scenario() -> list[Event]:
+        _, stream = await open_stream(cast["player_b"], url)
+        assert stream is not None
+        events = [await stream.next()]
+        await in_thread(
+            lambda: member_remove(
+                membership=Membership.objects.get(
+                    user=cast["player_b"], campaign=dealt.conflict.campaign
+                )
+            )
+        )
+        await in_thread(lambda: dealt.ok(cast["player_a"], "draw", pid=pid_of(pc_a), stand="1"))
+        try:
+            events.append(await stream.next(timeout=5))
+        except StopAsyncIteration:
+            pass  # the stream ended: nothing more for her
+        finally:
+            await stream.close()
+        return events
+
+    with override_settings(BROADCASTER="inprocess"):
+        events = asyncio.run(scenario())
+    assert [e.event for e in events] == ["snapshot"]
