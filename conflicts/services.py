@@ -9,7 +9,7 @@ the move, applies it with the engine, writes the chips to the ledger, saves the 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -196,14 +196,15 @@ def conflict_move(
     *,
     conflict_id: int,
     membership: Membership,
-    move: engine.Move,
+    move: engine.Move | Callable[[Mapping[str, Seat]], engine.Move],
     version: int | None,
     key: str = "",
     rng: random.Random | None = None,
 ) -> Conflict:
     """Apply one move (see the module docstring). Raises ``ConflictError`` with a plain message
     (and changes nothing) when the move is refused; returns the conflict unchanged for a
-    repeated submit."""
+    repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
+    the seats read here."""
     with transaction.atomic():
         conflict = (
             Conflict.objects.select_for_update(of=("self",))
@@ -215,6 +216,8 @@ def conflict_move(
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
         seats = {s.pid: s for s in conflict.seats.select_related("character")}
+        if callable(move):  # a form's move, made with the seats as they are now
+            move = move(seats)
         _check_may(move, seats.values(), membership)
         if isinstance(move, engine.Deal) and not move.salt:
             move = engine.Deal(salt=new_salt())

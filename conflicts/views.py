@@ -122,27 +122,28 @@ def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> H
     form_class = ACTIONS.get(action)
     if form_class is None:
         raise Http404("No such move.")
-    membership, conflict = _load(request, slug, conflict_id, dealer=form_class.dealer_only())
+    membership = _member(request, slug, dealer=form_class.dealer_only())
     with live.held() as hold:  # the screens hear of the move once this answer has gone out
-        return hold.after(_move(request, conflict, membership, form_class(request.POST)))
+        return hold.after(_move(request, conflict_id, membership, form_class(request.POST)))
 
 
 def _move(
-    request: HtmxHttpRequest, conflict: Conflict, membership: Membership, form: Any
+    request: HtmxHttpRequest, conflict_id: int, membership: Membership, form: Any
 ) -> HttpResponse:
     try:
         if not form.is_valid():
             raise ConflictError(problem_of(form))
-        seats = {s.pid: s for s in conflict.seats.all()}
         conflict = conflict_move(
-            conflict_id=conflict.pk, membership=membership, move=form.move(seats),
+            conflict_id=conflict_id, membership=membership, move=form.move,  # given the seats
             version=form.cleaned_data["version"], key=form.cleaned_data["key"],
         )  # fmt: skip
-    except ConflictError as error:
-        conflict.refresh_from_db()  # a refusal shows the table as it is now
+    except Conflict.DoesNotExist:
+        raise Http404("No such conflict in this campaign.") from None
+    except ConflictError as error:  # a refusal shows the table as it is now
+        conflict = _conflict_of(membership, conflict_id)
         return _after(request, conflict, membership, error=str(error))
     # ``conflict_move`` returns the conflict as committed (with its campaign and session).
-    return _after(request, conflict, membership, notice=events_at(conflict, conflict.version))
+    return _after(request, conflict, membership, moved=True)
 
 
 @login_required
@@ -174,16 +175,22 @@ def _load(
 ) -> tuple[Membership, Conflict]:
     """The viewer's seat (404 for non-members, 403 for a player at a Dealer's move) and the
     conflict, which must belong to that campaign."""
+    membership = _member(request, slug, dealer=dealer)
+    return membership, _conflict_of(membership, conflict_id)
+
+
+def _member(request: HtmxHttpRequest, slug: str, *, dealer: bool = False) -> Membership:
     if dealer:
-        membership = dealer_membership_for(request.user, slug, "do that")
-    else:
-        membership = membership_for(request.user, slug)
-    conflict = get_object_or_404(
+        return dealer_membership_for(request.user, slug, "do that")
+    return membership_for(request.user, slug)
+
+
+def _conflict_of(membership: Membership, conflict_id: int) -> Conflict:
+    return get_object_or_404(
         Conflict.objects.select_related("campaign", "session"),
         pk=conflict_id,
         campaign=membership.campaign,
     )
-    return membership, conflict
 
 
 def _screen(
@@ -194,9 +201,13 @@ def _screen(
     notice: str = "",
     error: str = "",
     advise: bool = False,
+    moved: bool = False,
 ) -> HttpResponse:
+    """``moved``: the message is what the last move did, in the timeline's words."""
     data = table_data(conflict, roles=True)
     context = conflict_view(conflict, membership, advise=advise, data=data)
+    if moved:
+        notice = " ".join(e.text for e in data.events if e.version == conflict.version)
     context.update(notice=notice, error=error)
     offer_read(data)  # this process's live streams need not read it again
     return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
@@ -209,15 +220,18 @@ def _after(
     *,
     notice: str = "",
     error: str = "",
+    moved: bool = False,
 ) -> HttpResponse:
-    """htmx: the main panel of ``conflict`` (as it is now) with the message; otherwise
-    post/redirect/get."""
+    """htmx: the main panel of ``conflict`` (as it is now) with the message (``moved``: what
+    the last move did); otherwise post/redirect/get."""
     if request.htmx:
-        response = _screen(request, conflict, membership, notice=notice, error=error)
+        response = _screen(request, conflict, membership, notice=notice, error=error, moved=moved)
         # After your own move, show the panel's top: the message, then what comes next (a
         # refresh from the poll keeps the scroll where it is). reswap() types only the style.
         response["HX-Reswap"] = "outerHTML show:#conflict-main:top"
         return response
+    if moved:
+        notice = events_at(conflict, conflict.version)
     if error:
         messages.error(request, error)
     elif notice:
