@@ -13,6 +13,7 @@ shown anything that was not already in their own context.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -142,3 +143,64 @@ def _roster_line(row: Any) -> RosterLine:
     values = {name: getattr(row, name) for name in _ROSTER_FIELDS}
     values["lay"] = tuple(values["lay"])
     return RosterLine(**values)
+
+
+# --- A player's own hand -----------------------------------------------------------------------
+
+# Stand-ins for what differs with every render even when the hand does not: the table's version
+# (in every form), each form's fresh idempotency key, and the viewer's CSRF token.
+_VERSION = "ddVERSIONdd"
+_KEY = "ddFRESHKEYdd"
+_CSRF = "ddCSRFTOKENdd"
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """What the piece's URLs need of the campaign and the conflict."""
+
+    slug: str = ""
+    pk: int = 0
+
+
+def own_hand_html(hand: Any, context: Any) -> SafeString:
+    """One of the viewer's own hands (``selectors.HandRow``: only what ``conflict_view`` gave
+    this viewer). Remembered by the whole row — its ``repr`` covers every field, nested rows
+    and cards included — with the traits (the one thing read from the character), the phase and
+    the table: a move elsewhere at the table does not render it again. The row holds this
+    player's own cards, so a piece is only ever shared with a screen whose own row is the very
+    same (R10)."""
+    character = hand.character
+    traits = tuple(character.traits) if character is not None else ()
+    csrf = context.get("csrf_token")
+    campaign, conflict = context["campaign"], context["conflict"]
+    key = (
+        "own-hand", repr(hand), traits, context.get("state_phase"), context.get("revealed"),
+        campaign.slug, conflict.pk, bool(csrf),
+    )  # fmt: skip
+    with _lock:
+        html = _memo.get(key)
+        if html is not None:
+            _memo.move_to_end(key)
+    if html is None:
+        html = render_to_string(
+            "conflicts/_own_hand.html",
+            {
+                "hand": hand,
+                "state_phase": context.get("state_phase"),
+                "revealed": context.get("revealed"),
+                "campaign": _Ref(slug=campaign.slug),
+                "conflict": _Ref(pk=conflict.pk),
+                "version": _VERSION,
+                "fresh_key": _KEY,
+                "csrf_token": _CSRF if csrf else "",
+            },
+        )
+        with _lock:
+            _memo[key] = html
+            while len(_memo) > KEEP:
+                _memo.popitem(last=False)
+    out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
+    parts = out.split(_KEY)
+    if len(parts) > 1:  # a fresh key for each form, as FreshKey would print it
+        out = "".join(p + secrets.token_hex(12) for p in parts[:-1]) + parts[-1]
+    return mark_safe(out)  # rendered (escaped) by the template; the stand-ins are plain words

@@ -112,7 +112,7 @@ def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     context["hand"] = next((h for h in context["my_hands"] if h.pid == pid and h.odds), None)
     if context["role"] != "player" or context["hand"] is None:
         raise Http404("No advice for that hand.")
-    return render(request, "conflicts/_player.html#advisor", context)
+    return render(request, "conflicts/_own_hand.html#advisor", context)
 
 
 @login_required

@@ -111,3 +111,11 @@ def card_faces(row: Iterable[Any]) -> SafeString:
 def card(c: Any) -> SafeString:
     """One card."""
     return card_faces([c])
+
+
+@register.simple_tag(takes_context=True)
+def own_hand(context: template.Context, hand: Any) -> SafeString:
+    """One of the viewer's own hands, rendered once while it stays the same (fragments)."""
+    from conflicts import fragments
+
+    return fragments.own_hand_html(hand, context)

@@ -3,8 +3,11 @@ small context, remembered by all of it, never by anything less (R10)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -89,3 +92,67 @@ def test_the_roster_line_is_a_projection_of_the_hand_row() -> None:
     """Every field the roster reads exists on the row under the same name."""
     names = {f.name for f in fields(HandRow)}
     assert {f.name for f in fields(fragments.RosterLine)} <= names
+
+
+def table_context(**extra: Any) -> dict[str, Any]:
+    return {
+        "campaign": SimpleNamespace(slug="dry-gulch"),
+        "conflict": SimpleNamespace(pk=7),
+        "state_phase": "sizing",
+        "revealed": False,
+        "version": 12,
+        "csrf_token": "the-csrf-token",
+        **extra,
+    }
+
+
+class Sheet:
+    """A character as the row holds it: its repr names it and says nothing of its traits."""
+
+    def __init__(self, traits: list[str]) -> None:
+        self.traits = traits
+
+    def __repr__(self) -> str:
+        return "<Character: Jim>"
+
+
+def sizing_row(pid: str, traits: list[str]) -> HandRow:
+    hand = row(pid, cards=[], lay=[], mine=True)
+    hand.character = Sheet(traits)  # type: ignore[assignment]
+    return hand
+
+
+def test_it_fills_in_the_version_a_fresh_key_per_form_and_the_csrf_token() -> None:
+    html = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context())
+    keys = re.findall(r'name="key" value="([^"]*)"', html)
+    assert len(keys) >= 2  # Propose, Extra card, Fold…
+    assert len(set(keys)) == len(keys)  # each form its own
+    assert all(re.fullmatch(r"[0-9a-f]{24}", k) for k in keys)
+    assert 'name="version" value="12"' in html
+    assert 'name="csrfmiddlewaretoken" value="the-csrf-token"' in html
+    assert "/c/dry-gulch/conflicts/7/move/propose/" in html
+    again = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context(version=13))
+    assert 'name="version" value="13"' in again  # remembered, and still current
+    assert set(re.findall(r'name="key" value="([^"]*)"', again)).isdisjoint(keys)
+
+
+def test_it_renders_the_hand_again_when_anything_it_shows_changes() -> None:
+    first = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context())
+    assert "Quick" in first
+    assert "Stubborn" in fragments.own_hand_html(sizing_row("jim", ["Stubborn"]), table_context())
+    proposed = sizing_row("jim", ["Quick"])
+    proposed.proposal = "Hand + Eye"
+    assert "You proposed Hand + Eye" in fragments.own_hand_html(proposed, table_context())
+    drawn = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context(state_phase="draw"))
+    assert "Your Deal" not in drawn  # the sizing step is gone in the Draw
+
+
+def test_it_never_gives_one_players_hand_to_another_R10() -> None:
+    ace = CardView("A♠", "A", "♠", False, "ace of spades")
+    jim = row("jim", cards=[ace], lay=[], mine=True)
+    zeke = row("zeke", cards=[], lay=[], mine=True)
+    for hand in (jim, zeke):
+        hand.character = Sheet([])  # type: ignore[assignment]
+    context = table_context(state_phase="draw")
+    assert "A♠" in fragments.own_hand_html(jim, context)
+    assert card_tokens(fragments.own_hand_html(zeke, context)) == set()
