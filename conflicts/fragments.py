@@ -164,17 +164,27 @@ class _Ref:
 
 def own_hand_html(hand: Any, context: Any) -> SafeString:
     """One of the viewer's own hands (``selectors.HandRow``: only what ``conflict_view`` gave
-    this viewer). Remembered by the whole row — its ``repr`` covers every field, nested rows
-    and cards included — with the traits (the one thing read from the character), the phase and
-    the table: a move elsewhere at the table does not render it again. The row holds this
-    player's own cards, so a piece is only ever shared with a screen whose own row is the very
-    same (R10)."""
+    this viewer), see ``row_piece``."""
+    return row_piece("conflicts/_own_hand.html", "hand", hand, context)
+
+
+def seat_html(hand: Any, context: Any) -> SafeString:
+    """One hand on the Dealer's console (the row as the Dealer sees it), see ``row_piece``."""
+    return row_piece("conflicts/_seat.html", "h", hand, context)
+
+
+def row_piece(template: str, name: str, hand: Any, context: Any) -> SafeString:
+    """``template`` for one hand row, remembered by the whole row — its ``repr`` covers every
+    field, nested rows and cards included — with the traits (the one thing read from the
+    character), the phase and the table: a move elsewhere at the table does not render it
+    again. The row holds what this viewer may see of that hand, so a piece is only ever used
+    again for a screen whose row is the very same (R10)."""
     character = hand.character
     traits = tuple(character.traits) if character is not None else ()
     csrf = context.get("csrf_token")
     campaign, conflict = context["campaign"], context["conflict"]
     key = (
-        "own-hand", repr(hand), traits, context.get("state_phase"), context.get("revealed"),
+        template, repr(hand), traits, context.get("state_phase"), context.get("revealed"),
         campaign.slug, conflict.pk, bool(csrf),
     )  # fmt: skip
     with _lock:
@@ -183,9 +193,9 @@ def own_hand_html(hand: Any, context: Any) -> SafeString:
             _memo.move_to_end(key)
     if html is None:
         html = render_to_string(
-            "conflicts/_own_hand.html",
+            template,
             {
-                "hand": hand,
+                name: hand,
                 "state_phase": context.get("state_phase"),
                 "revealed": context.get("revealed"),
                 "campaign": _Ref(slug=campaign.slug),

@@ -369,7 +369,14 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             for p in state.participants
             if p.kind == engine.Kind.STUD or not seats[p.pid].character.out_of_play  # type: ignore[union-attr]
         ]
-        bonus = [state.winner] if previous.campaign.winner_bonus and state.winner else []
+        # R11's house rule: the winner of the last hand gets a card — a player's or an NPC's
+        # hand, never the Dealer's stud (a stud's size is the Dealer's call, R12).
+        winner = state.participant(state.winner) if state.winner else None
+        bonus = (
+            [winner.pid]
+            if previous.campaign.winner_bonus and winner and winner.kind != engine.Kind.STUD
+            else []
+        )
         return conflict_create(
             campaign=previous.campaign,
             actor=membership.user,

@@ -375,7 +375,7 @@ def continue_fight(previous: ConflictState, *, winner_bonus: bool) -> ConflictSt
         raise IllegalMove("Only a finished conflict can be dealt again.")
     fresh = []
     for p in previous.participants:
-        bonus = 1 if winner_bonus and previous.winner == p.pid else 0
+        bonus = 1 if winner_bonus and previous.winner == p.pid and p.kind != Kind.STUD else 0
         fresh.append(
             Participant(
                 pid=p.pid,

@@ -119,3 +119,11 @@ def own_hand(context: template.Context, hand: Any) -> SafeString:
     from conflicts import fragments
 
     return fragments.own_hand_html(hand, context)
+
+
+@register.simple_tag(takes_context=True)
+def seat(context: template.Context, hand: Any) -> SafeString:
+    """One hand on the Dealer's console, rendered once while it stays the same (fragments)."""
+    from conflicts import fragments
+
+    return fragments.seat_html(hand, context)
