@@ -500,7 +500,7 @@ class Load:
         finally:
             self.busy[t] = False
 
-    async def drive(self, session: Any, rate: float, seconds: float) -> tuple[int, int]:
+    async def drive(self, session: Any, rate: float, seconds: float) -> tuple[int, int, float]:
         """Open loop at ``rate`` moves/s, round robin over the tables, one move in flight per
         table (a busy table's turn is skipped and counted)."""
         started = time.perf_counter()
@@ -520,9 +520,10 @@ class Load:
                     sent += 1
                 t = (t + 1) % len(self.busy)
             await asyncio.sleep(max(0.0, (due / rate) - (time.perf_counter() - started)))
+        window = time.perf_counter() - started  # the sending, without the moves still in flight
         if pending:
             await asyncio.wait(pending, timeout=30)
-        return sent, skipped
+        return sent, skipped, window
 
 
 @dataclass
@@ -538,9 +539,19 @@ class Figures:
     fanout: list[float]
     server: list[float]  # the same, up to the server's send (the client's reading left out)
     posts: list[float]
+    window: float  # the sending alone
+
+    @property
+    def applied(self) -> float:
+        """Moves sent on schedule AND accepted, per second of sending: the rate the table was
+        actually driven at (a turn skipped because its table was still busy, or a refused
+        move, does not count)."""
+        return min(self.sent, self.ok) / self.window if self.window else 0.0
 
 
-def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: float) -> Figures:
+def measure(
+    load: Load, actions: list[Action], sent: int, skipped: int, secs: float, window: float
+) -> Figures:
     errors: dict[str, int] = {}
     expected = received = exact = 0
     fanout: list[float] = []
@@ -570,7 +581,7 @@ def measure(load: Load, actions: list[Action], sent: int, skipped: int, secs: fl
     ok = sum(1 for a in actions if a.version is not None)
     posts = [a.post_seconds for a in actions if a.version is not None]
     return Figures(
-        sent, skipped, secs, ok, errors, expected, received, exact, fanout, server, posts
+        sent, skipped, secs, ok, errors, expected, received, exact, fanout, server, posts, window
     )
 
 
@@ -604,11 +615,11 @@ async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any
             first = len(load.actions)
             started = time.perf_counter()
             seconds = min(plan.seconds, 10) if name == "L" else plan.seconds
-            sent, skipped = await load.drive(session, rate, seconds)
+            sent, skipped, window = await load.drive(session, rate, seconds)
             elapsed = time.perf_counter() - started  # the window, and the moves in flight
             phase = load.actions[first:]
             await _drain(load, phase, plan.drain)
-            out[name] = measure(load, phase, sent, skipped, elapsed)
+            out[name] = measure(load, phase, sent, skipped, elapsed, window)
         out["stream_errors"] = sorted({s.error[:80] for s in load.streams if s.error})
         for task in load.tasks:
             task.cancel()
@@ -640,7 +651,8 @@ def report_phase(name: str, rate: int, f: Figures, tables: int, streams: int) ->
         f"{STREAMS_PER_TABLE} streams ({streams} streams)"
     )
     print(
-        f"    actions: {f.sent} sent, {f.ok} accepted = {f.ok / f.seconds:.1f} actions/s achieved"
+        f"    actions: {f.sent} sent in {f.window:.1f} s, {f.ok} accepted = {f.applied:.1f} "
+        f"actions/s applied ({f.ok / f.seconds:.1f}/s counting until the last answer)"
         f"; {f.skipped} turns skipped (table still busy)"
         + (f"; failed: {f.errors}" if f.errors else "")
     )
@@ -719,12 +731,12 @@ def main() -> int:
         post95 = _pct(b.posts, 95) * 1000 if b.posts else float("inf")
         scale = "" if full else " (quick run: 20 tables, not the goal's 200)"
         # A goal counts only at (nearly) its rate: few losses at a fraction of it prove nothing.
-        rate_a = a.ok / a.seconds >= 0.95 * GOALS["fanout_rate"]
-        rate_b = b.ok / b.seconds >= 0.95 * GOALS["action_rate"]
+        rate_a = a.applied >= 0.95 * GOALS["fanout_rate"]
+        rate_b = b.applied >= 0.95 * GOALS["action_rate"]
         print("  Goals (from the issue):")
         print(
             f"    200 tables × 7 streams at 50 actions/s, 0 lost: lost {lost} "
-            f"at {a.ok / a.seconds:.1f} actions/s [{_goal(full and rate_a and lost == 0)}]{scale}"
+            f"at {a.applied:.1f} actions/s applied [{_goal(full and rate_a and lost == 0)}]{scale}"
         )
         print(
             f"    action → all screens p95 ≤ 50 ms server-side: {p95:.0f} ms "
@@ -732,7 +744,7 @@ def main() -> int:
             f"{seen95:.0f} ms)"
         )
         print(f"    table action p95 ≤ 50 ms at 100 actions/s: {post95:.0f} ms at "
-              f"{b.ok / b.seconds:.1f} actions/s achieved "
+              f"{b.applied:.1f} actions/s applied "
               f"[{_goal(full and rate_b and post95 <= 50)}]{scale}")  # fmt: skip
         if a.fanout:
             print(f"    (median action → all screens {statistics.median(a.fanout) * 1000:.0f} ms)")
