@@ -36,21 +36,25 @@ _lock = threading.Lock()
 _memo: OrderedDict[Hashable, SafeString] = OrderedDict()
 
 
-def shared(template: str, **context: Hashable) -> SafeString:
-    """``template`` rendered with exactly ``context`` (hashable values: frozen dataclasses,
-    tuples, strings, numbers), remembered by the whole of it."""
-    key = (template, tuple(sorted(context.items())))
+def _remembered(key: Hashable, template: str, context: dict[str, Any]) -> SafeString:
+    """``template`` rendered with exactly ``context``, or what that key already gave."""
     with _lock:
         html = _memo.get(key)
         if html is not None:
             _memo.move_to_end(key)
             return html
-    html = mark_safe(render_to_string(template, dict(context)))
+    html = mark_safe(render_to_string(template, context))
     with _lock:
         _memo[key] = html
         while len(_memo) > KEEP:
             _memo.popitem(last=False)
     return html
+
+
+def shared(template: str, **context: Hashable) -> SafeString:
+    """``template`` rendered with exactly ``context`` (hashable values: frozen dataclasses,
+    tuples, strings, numbers), remembered by the whole of it."""
+    return _remembered((template, tuple(sorted(context.items()))), template, dict(context))
 
 
 def forget() -> None:
@@ -187,28 +191,20 @@ def row_piece(template: str, name: str, hand: Any, context: Any) -> SafeString:
         template, repr(hand), traits, context.get("state_phase"), context.get("revealed"),
         campaign.slug, conflict.pk, bool(csrf),
     )  # fmt: skip
-    with _lock:
-        html = _memo.get(key)
-        if html is not None:
-            _memo.move_to_end(key)
-    if html is None:
-        html = render_to_string(
-            template,
-            {
-                name: hand,
-                "state_phase": context.get("state_phase"),
-                "revealed": context.get("revealed"),
-                "campaign": _Ref(slug=campaign.slug),
-                "conflict": _Ref(pk=conflict.pk),
-                "version": _VERSION,
-                "fresh_key": _KEY,
-                "csrf_token": _CSRF if csrf else "",
-            },
-        )
-        with _lock:
-            _memo[key] = html
-            while len(_memo) > KEEP:
-                _memo.popitem(last=False)
+    html = _remembered(
+        key,
+        template,
+        {
+            name: hand,
+            "state_phase": context.get("state_phase"),
+            "revealed": context.get("revealed"),
+            "campaign": _Ref(slug=campaign.slug),
+            "conflict": _Ref(pk=conflict.pk),
+            "version": _VERSION,
+            "fresh_key": _KEY,
+            "csrf_token": _CSRF if csrf else "",
+        },
+    )
     out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
     parts = out.split(_KEY)
     if len(parts) > 1:  # a fresh key for each form, as FreshKey would print it

@@ -103,7 +103,8 @@ RULINGS: tuple[Ruling, ...] = (
         "your Devil is in play (for or against you), + 1 if you spend a chip for an extra card "
         "(once a hand), + 1 for each extra card the Dealer awards a Dealer hand, and, only if "
         "the Dealer switched the house rule on, + 1 for winning the last hand of a continued "
-        "fight. Never fewer than none. An attribute at 0 is replaced as the Road to Hell says.",
+        "fight (a character's hand: the Dealer's stud keeps its size, R12). Never fewer than "
+        "none. An attribute at 0 is replaced as the Road to Hell says.",
         house_rule=True,
     ),
     Ruling(

@@ -41,12 +41,12 @@ from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponseForbidden,
     StreamingHttpResponse,
 )
 from django.http.response import HttpResponseBase
-from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -291,25 +291,17 @@ async def render_panel(viewer: Viewer, data: TableData) -> str | None:
 
 
 def _render_sync(viewer: Viewer) -> tuple[int, str]:
-    """(version, this viewer's main panel), read now. Raises Http404 for non-members and
-    foreign ids."""
+    """(version, this viewer's main panel), read now, through the same ``_panel`` as every
+    later update. Raises Http404 for non-members and foreign ids."""
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=viewer.user_id)
-    membership = membership_for(user, viewer.slug)
-    conflict = get_object_or_404(
-        Conflict.objects.select_related("campaign", "session"),
-        pk=viewer.conflict_id,
-        campaign=membership.campaign,
-    )
-    if viewer.as_table:
-        context = conflict_view(conflict, membership, as_table=True)
-        template = "conflicts/table.html#main"
-    else:
-        context = conflict_view(conflict, membership)
-        context.update(notice="", error="")
-        template = "conflicts/detail.html#main"
-    return conflict.version, render_to_string(template, context, request=viewer.request)
+    membership_for(user, viewer.slug)  # 404 for outsiders, before anything is read
+    data = load_table(viewer.conflict_id)
+    panel = None if data is None else _panel(viewer, data)
+    if data is None or panel is None:
+        raise Http404("No such conflict in this campaign.")
+    return data.version, panel
 
 
 def let_go_sync() -> None:

@@ -210,6 +210,20 @@ def test_it_adds_the_winner_bonus_only_when_the_house_rule_is_on_r11_r20() -> No
     assert deal_size(off.participant(JACK))[0] == 8
 
 
+def test_it_never_gives_the_winner_bonus_to_the_dealers_stud_r11_r12_r20() -> None:
+    """R11's house rule rewards the winner's character; a stud hand's size is the Dealer's
+    call (R12), so a stud that won the last hand deals again at its own size."""
+    state = dealt([black_jack(), luke(), stud(5)])
+    state = set_hands(
+        state, {JACK: "2C 3D 5H 7S 9C", LUKE: "2D 3H 6S 8C TD", POSSE: "AS AH AD KC KD"}
+    )
+    done, _ = settle(revealed(state).state)
+    assert done.winner == POSSE
+    again = continue_fight(done, winner_bonus=True)
+    assert [p.winner_bonus for p in again.participants] == [0, 0, 0]
+    assert deal_size(again.participant(POSSE))[0] == 5
+
+
 @pytest.mark.parametrize("size", STUD_SIZES)
 def test_it_deals_a_stud_hand_of_three_five_or_seven_r12(size: int) -> None:
     """R12: the Dealer's stud hand is 3, 5 or 7 cards."""
