@@ -56,6 +56,11 @@ def _set_healthy(healthy: bool) -> None:
 
 
 _held = threading.local()
+# Tables whose announcement this process is holding back from its OWN streams until a move's
+# answer has gone out: table -> (version, give-up time). Redis has already been told, so the
+# other processes start on their screens at once (they work while this one answers the mover).
+_deferred: dict[str, tuple[int, float]] = {}
+DEFER_AT_MOST = 2.0  # seconds: a hold whose response is never closed stops holding
 
 
 class Hold:
@@ -70,18 +75,34 @@ class Hold:
         self.response = response
         return response
 
+    def hold(self, table: str, version: int) -> None:
+        self.queue.append((table, version))
+        if settings.BROADCASTER != "redis":
+            return
+        with _lock:  # before Redis hears of it: its echo to this process must find the hold
+            held_version, _ = _deferred.get(table, (-1, 0.0))
+            _deferred[table] = (max(version, held_version), time.monotonic() + DEFER_AT_MOST)
+        _send_to_redis(table, version)  # on failure the version is delivered here, below
+
     def send(self) -> None:
         queue, self.queue = self.queue, []
         for table, version in queue:
-            publish(table, version)
+            if settings.BROADCASTER == "redis":
+                with _lock:
+                    held_version, _ = _deferred.get(table, (-1, 0.0))
+                    if held_version <= version:
+                        _deferred.pop(table, None)
+            deliver(table, version)  # this process's own streams, now
 
 
 @contextlib.contextmanager
 def held() -> Iterator[Hold]:
-    """Hold this thread's announcements back (a move's request): the mover's own answer goes
+    """Hold this process's own streams back while a move is answered: the mover's answer goes
     out first, not queued behind the renders of every screen of the table in this process, and
-    the read it made is ready for them. Sent on the way out of the block, or once the response
-    given to ``Hold.after`` is sent; at once after an error (the commits have happened)."""
+    the read it made is ready for them. With Redis the other processes hear of the move at
+    once (they have the other core). Sent to this process's streams on the way out of the
+    block, or once the response given to ``Hold.after`` is sent; at once after an error (the
+    commits have happened)."""
     outer: Hold | None = getattr(_held, "hold", None)
     if outer is not None:  # already holding: the outer block sends
         yield outer
@@ -105,16 +126,23 @@ def publish(table: str, version: int) -> None:
     """Announce that ``table`` is now at ``version`` (called on commit of a move)."""
     hold: Hold | None = getattr(_held, "hold", None)
     if hold is not None:
-        hold.queue.append((table, version))
+        hold.hold(table, version)
         return
-    if settings.BROADCASTER == "redis":
-        try:
-            _sync_redis().publish(CHANNEL_PREFIX + table, str(version))
-            return
-        except Exception as error:  # noqa: BLE001 — an outage must not fail the move
-            log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
-            _set_healthy(False)
-    deliver(table, version)
+    if settings.BROADCASTER != "redis" or not _send_to_redis(table, version):
+        deliver(table, version)
+
+
+def _send_to_redis(table: str, version: int) -> bool:
+    """Publish on Redis (every process's subscriber, this one's too, delivers it); False when
+    Redis is away — the caller then delivers to this process, and the others' slow poll
+    catches up."""
+    try:
+        _sync_redis().publish(CHANNEL_PREFIX + table, str(version))
+        return True
+    except Exception as error:  # noqa: BLE001 — an outage must not fail the move
+        log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
+        _set_healthy(False)
+        return False
 
 
 def publish_on_commit(table: str) -> None:
@@ -131,6 +159,11 @@ def deliver(table: str, version: int) -> None:
     with _lock:
         if version <= _latest.get(table, -1):
             return
+        held_version, until = _deferred.get(table, (-1, 0.0))
+        if version <= held_version:
+            if time.monotonic() < until:
+                return  # a move here is still answering its mover: ``Hold.send`` delivers it
+            del _deferred[table]
         _latest[table] = version
         listeners = list(_listeners)
         waiting = list(_queues.get(table, ()))
@@ -151,6 +184,7 @@ def forget() -> None:
     """Forget the versions delivered so far (tests: a flushed test database reuses ids)."""
     with _lock:
         _latest.clear()
+        _deferred.clear()
 
 
 def latest(table: str) -> int | None:

@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.utils import timezone
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import AttributeChange, Character
@@ -148,6 +149,7 @@ def conflict_create(
             phase=state.phase.value,
             previous=previous,
             created_by=actor,
+            event_count=1,  # the line below
         )
         Seat.objects.bulk_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
@@ -211,7 +213,7 @@ def conflict_move(
             .select_related("campaign", "session")
             .get(pk=conflict_id, campaign_id=membership.campaign_id)
         )
-        if key and MoveKey.objects.filter(conflict=conflict, key=key).exists():
+        if key and not _claim(conflict, key):
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
@@ -243,11 +245,12 @@ def conflict_move(
                 raise ConflictError(str(error)) from error
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             _apply_results(outcome.state, seats, conflict)
+        seq = conflict.event_count
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
-        conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        seq = Event.objects.filter(conflict=conflict).count()
+        conflict.event_count += len(outcome.events)
+        conflict.save(update_fields=["state", "phase", "version", "event_count", "last_move_at"])
         Event.objects.bulk_create(
             Event(
                 conflict=conflict,
@@ -258,14 +261,29 @@ def conflict_move(
             )
             for i, text in enumerate(outcome.events, start=1)
         )
-        if key:
-            MoveKey.objects.create(conflict=conflict, key=key[:64])
         if conflict.session_id:
             GameSession.objects.filter(pk=conflict.session_id).update(
                 last_activity_at=conflict.last_move_at
             )
         _publish_on_commit(conflict)
     return conflict
+
+
+def _claim(conflict: Conflict, key: str) -> bool:
+    """Store the move's idempotency key, in one statement; False when it is already there (a
+    double click whose first submit committed). Inside the move's transaction: a move that is
+    then refused rolls the key back with everything else, so the same form can be sent again."""
+    q = connection.ops.quote_name
+    table, conflict_id, key_, created_at = (
+        q(MoveKey._meta.db_table), q("conflict_id"), q("key"), q("created_at")
+    )  # fmt: skip
+    with connection.cursor() as cursor:  # PostgreSQL and SQLite ≥ 3.35 both speak this
+        cursor.execute(
+            f"INSERT INTO {table} ({conflict_id}, {key_}, {created_at}) VALUES (%s, %s, %s) "
+            f"ON CONFLICT ({conflict_id}, {key_}) DO NOTHING RETURNING {q('id')}",
+            [conflict.pk, key[:64], timezone.now()],
+        )
+        return cursor.fetchone() is not None
 
 
 def _apply_results(

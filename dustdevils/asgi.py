@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 
@@ -18,3 +19,23 @@ warnings.filterwarnings(
 )
 
 application = get_asgi_application()
+
+
+def _settle_garbage_collector() -> None:
+    """A live server holds hundreds of thousands of long-lived objects (the code, and every
+    open stream's request, task and generator); with CPython's default thresholds a full
+    collection walked all of them every few seconds under load — pauses of 0.3–0.6 s that
+    stalled every screen of the process, and 10–13 % of its CPU (``make bench``, 1,400
+    streams). So: load the views and URLs now, freeze everything loaded so far (never
+    collected again: it lives as long as the process anyway), and collect the young
+    generation every 10,000 allocations instead of 700 (measured: GC time per process down
+    from ~10 s to ~4 s in the same run, no full pass longer than the first)."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 — imports every view module now, not mid-request
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
+_settle_garbage_collector()

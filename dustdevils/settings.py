@@ -278,8 +278,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    # Last of the real ones, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
+    # Keeps the whole chain in one thread under ASGI (see its docstring; measured in issue 5).
+    "dustdevils.middleware.OneThreadForTheChain",
 ]
 
 ROOT_URLCONF = "dustdevils.urls"
@@ -453,6 +455,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Every request reads its session: from the cache (Redis, or this process's memory on the
+# embedded default) instead of a database query, written through to the database so nothing
+# is lost when the cache is flushed or away (ForgivingRedisCache then reads as a miss).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
 CSRF_COOKIE_HTTPONLY = True
 

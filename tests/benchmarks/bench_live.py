@@ -42,7 +42,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -540,6 +540,7 @@ class Figures:
     server: list[float]  # the same, up to the server's send (the client's reading left out)
     posts: list[float]
     window: float  # the sending alone
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds used in the phase, by whom
 
     @property
     def applied(self) -> float:
@@ -585,7 +586,37 @@ def measure(
     )
 
 
-async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any] | None:
+def cpu_seconds(server_pids: list[int]) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by the servers, PostgreSQL, Redis and this
+    client, from /proc: where a move's CPU goes on the shared cores."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"uvicorn": 0.0, "PostgreSQL": 0.0, "Redis": 0.0, "load client": 0.0}
+    me = os.getpid()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        used = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        pid = int(entry.name)
+        if pid in server_pids:
+            out["uvicorn"] += used
+        elif pid == me:
+            out["load client"] += used
+        elif comm.startswith("postgres"):
+            out["PostgreSQL"] += used
+        elif comm.startswith("redis-server"):
+            out["Redis"] += used
+    return out
+
+
+async def run_load(
+    built: Tables, ports: list[int], plan: Plan, server_pids: list[int] | None = None
+) -> dict[str, Any] | None:
     import aiohttp
 
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
@@ -613,6 +644,7 @@ async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any
             ("B", GOALS["action_rate"]),
         ):
             first = len(load.actions)
+            cpu_before = cpu_seconds(server_pids or [])
             started = time.perf_counter()
             seconds = min(plan.seconds, 10) if name == "L" else plan.seconds
             sent, skipped, window = await load.drive(session, rate, seconds)
@@ -620,6 +652,8 @@ async def run_load(built: Tables, ports: list[int], plan: Plan) -> dict[str, Any
             phase = load.actions[first:]
             await _drain(load, phase, plan.drain)
             out[name] = measure(load, phase, sent, skipped, elapsed, window)
+            cpu_after = cpu_seconds(server_pids or [])
+            out[name].cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
         out["stream_errors"] = sorted({s.error[:80] for s in load.streams if s.error})
         for task in load.tasks:
             task.cancel()
@@ -663,11 +697,22 @@ def report_phase(name: str, rate: int, f: Figures, tables: int, streams: int) ->
     print(f"    action → all open screens: {_ms(f.fanout)} ({len(f.fanout)} actions fully seen)")
     print(f"      server-side (POST sent → the last stream's update written): {_ms(f.server)}")
     print(f"    table action (POST, htmx): {_ms(f.posts)}")
+    if f.ok and f.cpu:
+        per_move = ", ".join(f"{who} {used / f.ok * 1000:.1f}" for who, used in f.cpu.items())
+        print(
+            f"    CPU per accepted move, ms (the phase and its drain, {sum(f.cpu.values()):.1f} "
+            f"CPU-s in all): {per_move}"
+        )
 
 
 def main() -> int:
     quick = "--quick" in sys.argv or os.environ.get("BENCH_QUICK", "").strip() == "1"
     plan = QUICK if quick else FULL
+    # For exploring, not for the goals: BENCH_TABLES / BENCH_SECONDS change the plan's size.
+    with contextlib.suppress(ValueError):
+        plan = replace(plan, tables=int(os.environ.get("BENCH_TABLES", plan.tables)))
+    with contextlib.suppress(ValueError):
+        plan = replace(plan, seconds=float(os.environ.get("BENCH_SECONDS", plan.seconds)))
     redis = bool(os.environ.get("REDIS_URL", "").strip())
     try:
         import aiohttp  # noqa: F401
@@ -701,7 +746,7 @@ def main() -> int:
         connections.close_all()
         servers = Servers(db.url, 2 if redis else 1, Path(db.tmp.name))
         servers.wait_ready()
-        result = asyncio.run(run_load(built, servers.ports, plan))
+        result = asyncio.run(run_load(built, servers.ports, plan, [p.pid for p in servers.procs]))
         if result is None:
             print("  stream endpoint not available (no text/event-stream at …/stream/); "
                   "nothing more measured")  # fmt: skip

@@ -94,3 +94,49 @@ def test_it_holds_a_moves_announcements_until_its_answer_is_made() -> None:
             assert seen[-1] == ("t-held", 5)
     finally:
         unsubscribe()
+
+
+@pytest.mark.redis
+@pytest.mark.django_db  # closing a response tells Django the request finished
+def test_with_redis_other_processes_hear_of_a_held_move_at_once() -> None:
+    """A move's answer holds back only this process's own streams: the other processes (here:
+    a plain Redis subscriber) hear of it at once and start on their screens, while this
+    process's echo from Redis waits until the mover's answer has gone out."""
+    import threading
+
+    import redis
+    from django.conf import settings
+
+    other = redis.Redis.from_url(settings.REDIS_URL).pubsub()
+    other.subscribe(live.CHANNEL_PREFIX + "t-early")
+    assert other.get_message(timeout=2)["type"] == "subscribe"  # type: ignore[index]
+    moved = threading.Event()
+    answered = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def the_move() -> None:  # a request's thread: publish on commit, answer, close
+        with live.held() as hold:
+            live.publish("t-early", 7)
+            response = hold.after(HttpResponse("the answer"))
+        moved.set()
+        answered.wait(10)
+        response.close()
+
+    async def scenario() -> None:
+        waiting = asyncio.ensure_future(_next("t-early", timeout=10))
+        await asyncio.sleep(0.5)  # let this process's subscriber connect
+        threading.Thread(target=the_move, daemon=True).start()
+        await asyncio.to_thread(moved.wait, 5)
+        message = await asyncio.to_thread(other.get_message, timeout=3)
+        outcome["other"] = message and message["data"]
+        await asyncio.sleep(0.5)  # this process's subscriber has had Redis's echo by now
+        outcome["here before the answer"] = waiting.done()
+        answered.set()
+        outcome["here"] = await waiting
+
+    try:
+        with override_settings(BROADCASTER="redis"):
+            asyncio.run(scenario())
+    finally:
+        other.close()
+    assert outcome == {"other": b"7", "here before the answer": False, "here": 7}
