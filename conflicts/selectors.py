@@ -13,13 +13,14 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db.models import QuerySet
+from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
@@ -214,6 +215,11 @@ class TableData:
         return int(self.conflict.version)
 
     @cached_property
+    def state(self) -> engine.ConflictState:
+        """The engine's state, parsed once per read (frozen: every screen may share it)."""
+        return state_from_data(self.conflict.state)
+
+    @cached_property
     def timeline_html(self) -> SafeString:
         """The timeline, once per read: the same for every screen (public words only)."""
         return fragments.timeline_html(self.events)
@@ -256,6 +262,30 @@ def load_table(conflict_id: int) -> TableData | None:
     return None if conflict is None else table_data(conflict, roles=True)
 
 
+@dataclass(frozen=True)
+class ConflictLinks:
+    """The conflict's own URLs, for the templates (reversed once per conflict, not once per
+    link per render: a busy table renders its screens many times a second)."""
+
+    detail: str
+    table: str
+    version: str
+    advice: str
+    again: str
+    rulings: str
+
+
+@lru_cache(maxsize=4096)  # the script prefix is the deployment's: the same for every request
+def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
+    def url(name: str) -> str:
+        return reverse(f"conflicts:{name}", args=(slug, conflict_id))
+
+    return ConflictLinks(
+        detail=url("detail"), table=url("table"), version=url("version"), advice=url("advice"),
+        again=url("again"), rulings=reverse("conflicts:rulings"),
+    )  # fmt: skip
+
+
 def state_phase(conflict: Conflict) -> Phase:
     return Phase(conflict.state.get("phase", Phase.SIZING.value))
 
@@ -278,7 +308,7 @@ def conflict_view(
     live stream's shared read); otherwise it is read here. Makes no query with ``data``."""
     if data is None:
         data = table_data(conflict)
-    state = state_from_data(conflict.state)
+    state = data.state
     dealer = membership.is_dealer and not as_table
     mine = set() if as_table else controlled_pids_among(data.seats, membership)
     seen = engine.visible_cards(state, mine, dealer=dealer)  # R10
@@ -331,6 +361,7 @@ def conflict_view(
         "timeline_html": data.timeline_html,
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
+        "links": conflict_links(conflict.campaign.slug, conflict.pk),
         "is_over": over,
         "revealed": revealed,
         "continued_by": data.continued_by,
