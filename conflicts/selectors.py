@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -553,7 +555,9 @@ def _odds(conflict_id: int, p: engine.Participant, opposing: int, show: Any) -> 
     """The odds meter, cached while the hand stays the same. Only this hand and its own
     discards go in — never another hand (R10)."""
     key = _hand_key(conflict_id, p, opposing)
-    cached: tuple[int, int] | None = cache.get(key)
+    cached: tuple[int, int] | None = _recent_odds.get(key)
+    if cached is None:
+        cached = cache.get(key)
     if cached is None:
         rng = random.Random(secrets.randbits(64))  # seeded from the OS
         estimate = win_probability(
@@ -561,7 +565,41 @@ def _odds(conflict_id: int, p: engine.Participant, opposing: int, show: Any) -> 
         )
         cached = (estimate.percent, estimate.deals)
         cache.set(key, cached, CACHE_SECONDS)
+    _recent_odds.put(key, cached)
     return Odds(percent=cached[0], deals=cached[1], opposing=opposing)
+
+
+class _Recent:
+    """A small per-process LRU in front of the shared cache: a live screen is rendered in the
+    event loop at every move of its table, and asking Redis there would make every screen of
+    the process wait on the network (and on a Redis outage's timeout). The key is the hand's
+    own cards (``_hand_key``): a value is only ever that hand's (R10)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[int, int] | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: tuple[int, int]) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_recent_odds = _Recent(4096)
 
 
 def _advice(

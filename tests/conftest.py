@@ -179,12 +179,14 @@ def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
     from campaigns import live
-    from conflicts import fragments, streams
+    from conflicts import fragments, selectors, streams
 
     yield
     streams._offered.clear()
     fragments.forget()
     live.forget()
+    selectors._recent_odds.clear()
+    selectors.conflict_links.cache_clear()
 
 
 def wait_for_servers_to_let_go(timeout: float = 10.0) -> None:
