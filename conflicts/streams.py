@@ -47,6 +47,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.http.response import HttpResponseBase
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -86,7 +87,10 @@ class Viewer:
     slug: str
     conflict_id: int
     as_table: bool
-    request: HttpRequest  # for the template's CSRF token and ``request`` context
+    # The viewer's CSRF token for the forms of their screen, got once when the stream opens:
+    # a panel is rendered from its own context alone (no request, so no context processors
+    # at every update — the screens use none of what they add).
+    csrf_token: str
 
     @property
     def table(self) -> str:
@@ -273,7 +277,8 @@ def _panel(viewer: Viewer, data: TableData) -> str | None:
         context = conflict_view(conflict, membership, data=data)
         context.update(notice="", error="")
         template = "conflicts/detail.html#main"
-    return render_to_string(template, context, request=viewer.request)
+    context["csrf_token"] = viewer.csrf_token
+    return render_to_string(template, context)
 
 
 _panel_in_thread = sync_to_async(_panel, thread_sensitive=False)
@@ -333,8 +338,8 @@ async def _open(
     user = await request.auser()
     if not user.is_authenticated:
         return HttpResponseForbidden("Log in first.", content_type="text/plain; charset=utf-8")
-    request.user = user  # the templates read it; don't look it up again in another thread
-    viewer = Viewer(user.pk, slug, conflict_id, as_table, request)
+    request.user = user  # known now: nothing later looks it up again in another thread
+    viewer = Viewer(user.pk, slug, conflict_id, as_table, get_token(request))
     # Listen BEFORE the snapshot is read: a move committed in between is then announced to
     # this stream too (and skipped if the snapshot already showed it).
     subscription = live.Updates(viewer.table, watch_health=True)
