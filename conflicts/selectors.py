@@ -21,7 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import QuerySet, prefetch_related_objects
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
@@ -36,7 +36,7 @@ from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Event, Seat
-from conflicts.services import controlled_pids_among
+from conflicts.services import controlled_pids_among, seats_for_screens
 
 Phase = engine.Phase
 ODDS_DEALS = 3_000
@@ -228,13 +228,13 @@ class TableData:
 
 
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
-    """Read the rest of ``conflict``'s screens (4 queries; 5 with ``roles``)."""
+    """Read the rest of ``conflict``'s screens (4 queries, 2 when a move just read its seats;
+    one more with ``roles``)."""
     if conflict.previous_id:
         # Read now: the head links to it, and a live stream renders without querying.
         conflict.previous  # noqa: B018
-    seats = list(
-        conflict.seats.select_related("character__player").prefetch_related("character__knacks")
-    )
+    prefetch_related_objects([conflict], seats_for_screens())  # none if the move left them
+    seats = list(conflict.seats.all())
     over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
     return TableData(
         conflict=conflict,

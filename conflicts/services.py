@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -166,6 +167,17 @@ def conflict_create(
     return conflict
 
 
+def seats_for_screens() -> Prefetch[Any]:
+    """A conflict's seats with what every screen shows of them: the character, its player and
+    its knacks (``prefetch_related_objects`` reads them once; a second call finds them read)."""
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("character__player").prefetch_related(
+            "character__knacks"
+        ),
+    )
+
+
 def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
     """The hands this member plays: a player their own characters; the Dealer every NPC and
     stud hand."""
@@ -217,7 +229,10 @@ def conflict_move(
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
-        seats = {s.pid: s for s in conflict.seats.select_related("character")}
+        # Read as the screens read them (table_data): the answer to this move uses them
+        # again, unless the move changes a character (below).
+        prefetch_related_objects([conflict], seats_for_screens())
+        seats = {s.pid: s for s in conflict.seats.all()}
         if callable(move):  # a form's move, made with the seats as they are now
             move = move(seats)
         _check_may(move, seats.values(), membership)
@@ -245,6 +260,8 @@ def conflict_move(
                 raise ConflictError(str(error)) from error
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             _apply_results(outcome.state, seats, conflict)
+        if outcome.chips or outcome.state.phase == engine.Phase.DONE:
+            conflict.refresh_from_db(fields=["seats"])  # characters changed: read them again
         seq = conflict.event_count
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value

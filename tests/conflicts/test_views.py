@@ -779,3 +779,28 @@ def test_it_counts_controlled_hands_for_the_dealer_and_players(
     a = Membership.objects.get(user=player_a, campaign=campaign)
     assert controlled_pids(posse, d) == {"stud"}
     assert controlled_pids(posse, a) == {pid_of(pc_a)}
+
+
+def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
+    table: Table, player_a: User, pc_a: Any
+) -> None:
+    """The answer reuses the seats the move read under its lock, unless the move changed a
+    character: after a chip is spent the mover's answer shows what is left, and a move that
+    changes no character costs no second read of the seats."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def chips_shown(html: str) -> str:
+        found = re.search(r'numbers__item--chips"><dt>Chips</dt><dd>(\d+)</dd>', html)
+        assert found is not None
+        return found.group(1)
+
+    pid = pid_of(pc_a)
+    assert chips_shown(table.page(player_a)) == "3"
+    spent = table.post(player_a, "extra-card", htmx=True, pid=pid)
+    assert chips_shown(spent.content.decode()) == "2"  # R15: the extra card's chip
+    with CaptureQueriesContext(connection) as queries:
+        proposed = table.post(player_a, "propose", htmx=True, pid=pid, attributes=["hand", "eye"])
+    assert chips_shown(proposed.content.decode()) == "2"
+    seat_reads = [q for q in queries.captured_queries if 'FROM "conflicts_seat"' in q["sql"]]
+    assert len(seat_reads) == 1, [q["sql"][:80] for q in seat_reads]
