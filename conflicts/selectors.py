@@ -230,9 +230,6 @@ class TableData:
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
     """Read the rest of ``conflict``'s screens (4 queries, 2 when a move just read its seats;
     one more with ``roles``)."""
-    if conflict.previous_id:
-        # Read now: the head links to it, and a live stream renders without querying.
-        conflict.previous  # noqa: B018
     prefetch_related_objects([conflict], seats_for_screens())  # none if the move left them
     seats = list(conflict.seats.all())
     over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
@@ -257,7 +254,7 @@ def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
     conflict = (
-        Conflict.objects.select_related("campaign", "session", "previous")
+        Conflict.objects.select_related("campaign", "session")
         .filter(pk=conflict_id)
         .first()
     )
@@ -364,6 +361,12 @@ def conflict_view(
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "links": conflict_links(conflict.campaign.slug, conflict.pk),
+        # R20: "Deal again" stays in the campaign, so the last hand's page is known unread.
+        "previous_url": (
+            conflict_links(conflict.campaign.slug, conflict.previous_id).detail
+            if conflict.previous_id
+            else ""
+        ),
         "is_over": over,
         "revealed": revealed,
         "continued_by": data.continued_by,

@@ -16,8 +16,11 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from campaigns.models import Membership
 from characters.models import ChipEntry
@@ -27,6 +30,7 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, Deck, parse_cards
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event
+from conflicts.selectors import conflict_view, load_table
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
 
 pytestmark = pytest.mark.django_db
@@ -720,6 +724,19 @@ def test_it_deals_again_once_with_the_winner_bonus_when_switched_on_R20_R11(
     bonus = {p.pid: p.winner_bonus for p in state.participants}
     assert bonus == {p: int(p == winner and p != "stud") for p in bonus}
     assert "Go to the next hand" in table.page(dealer)
+    # The new hand links back to the last one, on its page and on a live screen, which is
+    # rendered from a read of the table without a query (the link needs no read of its own).
+    last_hand = f'Continues <a href="{table.url}">the last hand</a>'
+    assert last_hand in Table(table.client, fresh).page(dealer)
+    data = load_table(fresh.pk)
+    assert data is not None
+    seat = Membership.objects.get(campaign=campaign, user=dealer)
+    with CaptureQueriesContext(connection) as queries:
+        panel = render_to_string(
+            "conflicts/detail.html#main", conflict_view(fresh, seat, data=data)
+        )
+    assert last_hand in panel
+    assert queries.captured_queries == []
 
 
 def test_it_refuses_to_deal_again_before_the_end_R20(table: Table, dealer: User) -> None:
