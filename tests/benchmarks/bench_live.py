@@ -54,6 +54,10 @@ PLAYERS = 6
 PAIRS = (("hand", "eye"), ("guts", "heart"))
 GOALS = {"fanout_rate": 50, "action_rate": 100, "lost": 0, "p95_ms": 50.0}
 LIGHT_RATE = 2  # actions/s: the latency of a table that is not saturated, for comparison
+# BENCH_AFFINITY=1: every stream and move of a table goes to the same process, as a proxy that
+# routes by the conflict's URL would send them; by default they are spread over the processes
+# (a table's screens on both, its moves alternating), so every move crosses Redis.
+AFFINITY = os.environ.get("BENCH_AFFINITY", "").strip() == "1"
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 
 
@@ -421,7 +425,7 @@ class Load:
                 stream = Stream(t)
                 mine.append(stream)
                 self.streams.append(stream)
-                url = f"{self.base(n)}/c/{slug}/conflicts/{cid}/stream/"
+                url = f"{self.base(t if AFFINITY else n)}/c/{slug}/conflicts/{cid}/stream/"
                 self.tasks.append(asyncio.create_task(self.read(session, url, username, stream)))
                 n += 1
 
@@ -480,7 +484,7 @@ class Load:
         }
         action = Action(t, time.perf_counter(), time.time())
         self.actions.append(action)
-        url = f"{self.base(t + k)}/c/{slug}/conflicts/{cid}/move/propose/"
+        url = f"{self.base(t if AFFINITY else t + k)}/c/{slug}/conflicts/{cid}/move/propose/"
         try:
             async with session.post(url, data=data, headers=headers) as response:
                 body = await response.read()
@@ -727,6 +731,8 @@ def main() -> int:
         ("PostgreSQL" if db.postgres else "SQLite")
         + (" + Redis pub/sub, 2 uvicorn processes" if redis else
            " + in-process broadcaster, 1 uvicorn process")
+        + ("; each table's streams and moves on one process (BENCH_AFFINITY=1)" if AFFINITY
+           else "")
     )  # fmt: skip
     print(f"Live table load ({'quick' if quick else 'full'} run; {services}; loopback only)")
     servers: Servers | None = None
