@@ -623,7 +623,9 @@ async def run_load(
 ) -> dict[str, Any] | None:
     import aiohttp
 
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    # Reuse a connection only while uvicorn keeps it (its keep-alive is 5 s): a reused
+    # connection the server is closing fails a POST (a client race, not a server error).
+    connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=3)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         load = Load(built, ports)
