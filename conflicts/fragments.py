@@ -79,14 +79,7 @@ def timeline_html(events: Sequence[Any]) -> SafeString:
     Each line is made once (events never change), so a long timeline costs a join, not a
     render, when a move adds a line."""
     lines = "".join(
-        _timeline_line(
-            TimelineItem(
-                e.created_at,
-                e.text,
-                (e.actor.first_name or e.actor.get_username()) if e.actor_id else "",
-            )
-        )
-        for e in events
+        _timeline_line(TimelineItem(e.created_at, e.text, e.actor_name)) for e in events
     )
     return shared("conflicts/_timeline.html", lines=mark_safe(lines))  # each line escaped
 

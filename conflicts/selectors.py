@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
@@ -35,7 +36,7 @@ from conflicts.engine.hands import HandValue, evaluate, lay_choices
 from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
-from conflicts.models import Conflict, Event, Seat
+from conflicts.models import Conflict, Seat
 from conflicts.services import controlled_pids_among, seats_for_screens
 
 Phase = engine.Phase
@@ -208,7 +209,7 @@ class TableData:
 
     conflict: Conflict
     seats: list[Seat]
-    events: list[Event]
+    events: list[TimelineEntry]
     continued_by: list[Conflict]
     roles: dict[int, str]  # user id -> Membership.Role of everyone in the campaign
 
@@ -253,11 +254,7 @@ def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
 def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
-    conflict = (
-        Conflict.objects.select_related("campaign", "session")
-        .filter(pk=conflict_id)
-        .first()
-    )
+    conflict = Conflict.objects.select_related("campaign", "session").filter(pk=conflict_id).first()
     return None if conflict is None else table_data(conflict, roles=True)
 
 
@@ -786,8 +783,28 @@ def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) ->
     return {"text": waits[state.phase], "action": ""}
 
 
-def timeline(conflict: Conflict) -> list[Event]:
-    return list(conflict.events.select_related("actor").order_by("seq"))
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One line of a conflict's timeline, as the screens show it (public words only: the
+    events never name a hidden card)."""
+
+    seq: int
+    version: int
+    text: str
+    created_at: datetime
+    actor_name: str  # the display name of who made the move, "" for the app itself
+
+
+def timeline(conflict: Conflict) -> list[TimelineEntry]:
+    """The timeline's lines, in order: plain values (read at every move of a busy table,
+    and kept with the shared reads, so no model instances)."""
+    rows = conflict.events.order_by("seq").values_list(
+        "seq", "version", "text", "created_at", "actor__first_name", "actor__username"
+    )
+    return [
+        TimelineEntry(seq, version, text, created_at, first_name or username or "")
+        for seq, version, text, created_at, first_name, username in rows
+    ]
 
 
 def events_at(conflict: Conflict, version: int) -> str:

@@ -10,11 +10,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
 from conflicts import fragments
-from conflicts.models import Event
-from conflicts.selectors import CardView, HandRow
+from conflicts.selectors import CardView, HandRow, TimelineEntry
 from tests.conflicts.test_views import card_tokens
 
 
@@ -25,15 +23,14 @@ def empty_memo() -> None:
 
 def test_it_renders_a_piece_once_and_reuses_it_for_the_same_facts() -> None:
     when = datetime(1872, 6, 1, 14, 5, tzinfo=UTC)
-    jim = User(pk=7, username="jim", first_name="Jim")
-    events = [Event(pk=1, created_at=when, text="Jim proposes Hand + Eye.", actor=jim)]
+    events = [TimelineEntry(1, 1, "Jim proposes Hand + Eye.", when, "Jim")]
     first = fragments.timeline_html(events)
     again = fragments.timeline_html(list(events))
     assert again is first  # remembered
     assert '<time class="timeline__time" datetime="1872-06-01T14:05:00+00:00">14:05</time>' in first
     assert "Jim proposes Hand + Eye. &mdash;" not in first  # the text, then who, apart
     assert '<span class="timeline__who">&mdash; Jim</span>' in first
-    events.append(Event(pk=2, created_at=when, text="The <Dealer> deals.", actor=None))
+    events.append(TimelineEntry(2, 2, "The <Dealer> deals.", when, ""))
     other = fragments.timeline_html(events)
     assert other is not first
     assert "The &lt;Dealer&gt; deals." in other
