@@ -26,9 +26,6 @@ class Conflict(models.Model):
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries
-    # The timeline's last ``Event.seq``, kept with the locked row, so a move numbers its lines
-    # without counting them.
-    event_count = models.PositiveIntegerField(default=0)
     previous = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="continued_by"
     )  # R20: "Deal again"

@@ -150,7 +150,6 @@ def conflict_create(
             phase=state.phase.value,
             previous=previous,
             created_by=actor,
-            event_count=1,  # the line below
         )
         Seat.objects.bulk_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
@@ -262,12 +261,11 @@ def conflict_move(
             _apply_results(outcome.state, seats, conflict)
         if outcome.chips or outcome.state.phase == engine.Phase.DONE:
             conflict.refresh_from_db(fields=["seats"])  # characters changed: read them again
-        seq = conflict.event_count
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
-        conflict.event_count += len(outcome.events)
-        conflict.save(update_fields=["state", "phase", "version", "event_count", "last_move_at"])
+        conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
+        seq = Event.objects.filter(conflict=conflict).count()
         Event.objects.bulk_create(
             Event(
                 conflict=conflict,

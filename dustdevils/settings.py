@@ -455,10 +455,6 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-# Every request reads its session: from the cache (Redis, or this process's memory on the
-# embedded default) instead of a database query, written through to the database so nothing
-# is lost when the cache is flushed or away (ForgivingRedisCache then reads as a miss).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
 CSRF_COOKIE_HTTPONLY = True
 

@@ -128,24 +128,3 @@ def test_it_refuses_a_chip_the_player_does_not_have_and_changes_nothing_R15(
     table.refresh_from_db()
     assert table.version == 0
     assert not state(table).participant(f"c{pc_b.pk}").extra_card
-
-
-def test_the_migration_numbers_existing_timelines(
-    table: Conflict, campaign: Any, player_a: Any, pc_a: Any
-) -> None:
-    """0002_event_count: a conflict made before the counter existed gets its timeline's last
-    number, so its next move goes on without a gap or a clash."""
-    import importlib
-
-    from django.apps import apps
-
-    move(table, seat_of(player_a, campaign), engine.Propose(f"c{pc_a.pk}", ("hand", "eye")))
-    Conflict.objects.filter(pk=table.pk).update(event_count=0)
-    importlib.import_module("conflicts.migrations.0002_event_count").count_existing_events(
-        apps, None
-    )
-    table.refresh_from_db()
-    assert table.event_count == 2
-    move(table, seat_of(player_a, campaign), engine.Propose(f"c{pc_a.pk}", ("guts", "eye")))
-    seqs = list(Event.objects.filter(conflict=table).values_list("seq", flat=True))
-    assert seqs == [1, 2, 3]
