@@ -78,7 +78,7 @@ class FreshKey:
     a double click repeats its own key and never another form's."""
 
     def __str__(self) -> str:
-        return secrets.token_hex(12)
+        return fragments.fresh_key()
 
 
 # --- What the context holds ----------------------------------------------------------------------

@@ -361,7 +361,12 @@ async def _open(
 def sse(event: str, data: str, version: int | None = None) -> str:
     """One Server-Sent Event; multi-line data goes one ``data:`` line per line."""
     head = f"id: {version}\n" if version is not None else ""
-    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    # One replace instead of a line-by-line join: a 17 KiB panel has hundreds of lines, and
+    # every screen of a busy table gets one per move. Same output as joining splitlines().
+    text = data.replace("\r\n", "\n").replace("\r", "\n")
+    if text.endswith("\n"):
+        text = text[:-1]
+    lines = "data: " + text.replace("\n", "\ndata: ") + "\n"
     stamp = f": sent {time.time():.6f}\n" if settings.LIVE_SENT_AT else ""
     return f"{head}event: {event}\n{stamp}{lines}\n"
 

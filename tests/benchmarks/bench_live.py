@@ -653,6 +653,9 @@ async def run_load(
             cpu_before = cpu_seconds(server_pids or [])
             started = time.perf_counter()
             seconds = min(plan.seconds, 10) if name == "L" else plan.seconds
+            # Progress on stderr (the report comes at the end): also a cue for a profiler.
+            print(f"  … phase {name}: {rate} actions/s for {seconds:.0f} s", file=sys.stderr,
+                  flush=True)  # fmt: skip
             sent, skipped, window = await load.drive(session, rate, seconds)
             elapsed = time.perf_counter() - started  # the window, and the moves in flight
             phase = load.actions[first:]

@@ -3,6 +3,7 @@ small context, remembered by all of it, never by anything less (R10)."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -183,3 +184,22 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     selectors._odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
     selectors._odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
     assert len(set(asked)) == len(asked) == 3
+
+
+def test_fresh_keys_are_unique_unguessable_hex_and_differ_in_a_forked_child() -> None:
+    keys = {fragments.fresh_key() for _ in range(10_000)}
+    assert len(keys) == 10_000
+    assert all(re.fullmatch(r"[0-9a-f]{24}", k) for k in keys)
+    # A forked process (Celery's prefork) copies the secret and the counter: the pid keeps
+    # its keys apart from the parent's.
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: send its next key and leave at once
+        os.write(write, fragments.fresh_key().encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    child = os.read(read, 64).decode()
+    os.close(read)
+    assert re.fullmatch(r"[0-9a-f]{24}", child)
+    assert child != fragments.fresh_key()

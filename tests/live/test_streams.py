@@ -360,6 +360,12 @@ def test_it_says_reconnecting_and_polls_while_redis_is_down_then_live_again(
 def test_it_renders_the_event_format() -> None:
     assert streams.sse("update", "<a>\n<b>", 7) == "id: 7\nevent: update\ndata: <a>\ndata: <b>\n\n"
     assert streams.sse("status", "live") == "event: status\ndata: live\n\n"
+    # Every line break the SSE format knows (CR, LF, CRLF) starts a new data line; a blank
+    # line inside stays (the browser joins the lines with LF), a last line break goes.
+    assert streams.sse("update", "a\r\nb\rc\n\nd\n") == (
+        "event: update\ndata: a\ndata: b\ndata: c\ndata: \ndata: d\n\n"
+    )
+    assert streams.sse("update", "") == "event: update\ndata: \n\n"
 
 
 # --- The character sheet, live ------------------------------------------------------------------
