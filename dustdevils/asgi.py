@@ -23,7 +23,6 @@ warnings.filterwarnings(
 )
 
 
-
 class ReusedThreadsASGIHandler(ASGIHandler):
     """Django's ASGI handler, but a request's synchronous part (the middleware chain and a sync
     view, then the response's close, which gives the database connection back) runs in a

@@ -56,7 +56,8 @@ def test_the_next_request_runs_on_the_thread_the_last_one_used() -> None:
         return [await _get(handler, "/where/") for _ in range(3)]
 
     assert asyncio.run(three_in_a_row()) == [200, 200, 200]
-    assert len(seen) == 3 and len(set(seen)) == 1  # Django's own handler: three threads
+    assert len(seen) == 3
+    assert len(set(seen)) == 1  # Django's own handler: three threads
     assert seen[0] is not threading.current_thread()  # not the event loop's thread
 
 
