@@ -22,7 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
@@ -37,7 +37,7 @@ from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
-from conflicts.services import controlled_pids_among, seats_for_screens
+from conflicts.services import controlled_pids_among, read_seats_for_screens, with_seats_stamp
 
 Phase = engine.Phase
 ODDS_DEALS = 3_000
@@ -231,7 +231,7 @@ class TableData:
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
     """Read the rest of ``conflict``'s screens (4 queries, 2 when a move just read its seats;
     one more with ``roles``)."""
-    prefetch_related_objects([conflict], seats_for_screens())  # none if the move left them
+    read_seats_for_screens(conflict)  # none if the move left them, or unchanged since (stamp)
     seats = list(conflict.seats.all())
     over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
     return TableData(
@@ -254,7 +254,11 @@ def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
 def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
-    conflict = Conflict.objects.select_related("campaign", "session").filter(pk=conflict_id).first()
+    conflict = (
+        with_seats_stamp(Conflict.objects.select_related("campaign", "session"))
+        .filter(pk=conflict_id)
+        .first()
+    )
     return None if conflict is None else table_data(conflict, roles=True)
 
 

@@ -9,18 +9,22 @@ the move, applies it with the engine, writes the chips to the ledger, saves the 
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F, Prefetch, prefetch_related_objects
+from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
-from characters.models import AttributeChange, Character
+from characters.models import AttributeChange, Character, Knack
 from characters.rules import ATTRIBUTES
 from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
@@ -166,15 +170,103 @@ def conflict_create(
     return conflict
 
 
-def seats_for_screens() -> Prefetch[Any]:
-    """A conflict's seats with what every screen shows of them: the character, its player and
-    its knacks (``prefetch_related_objects`` reads them once; a second call finds them read)."""
+def _seats_prefetch() -> Prefetch[Any]:
     return Prefetch(
         "seats",
         queryset=Seat.objects.select_related("character__player").prefetch_related(
             "character__knacks"
         ),
     )
+
+
+def with_seats_stamp(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
+    """On PostgreSQL, each conflict with ``seats_stamp``: the row versions (``xmin``) of its
+    seats, their characters, their players and their knacks, in one string. Any write to any
+    of those rows — a sheet saved, chips granted by ``.update()``, a knack added or removed,
+    the admin, a raw statement, an older app process during a rolling deploy — gives a new
+    stamp, so ``read_seats_for_screens`` can keep the seats it read per process and know for
+    certain when they are still current. Elsewhere (SQLite, the embedded default) no stamp:
+    the seats are read every time."""
+    if connection.vendor != "postgresql":
+        return conflicts
+    return conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))
+
+
+@lru_cache(maxsize=1)
+def _seats_stamp_sql() -> str:
+    q = connection.ops.quote_name
+    seat, character, user, knack, conflict = (
+        q(Seat._meta.db_table), q(Character._meta.db_table), q(User._meta.db_table),
+        q(Knack._meta.db_table), q(Conflict._meta.db_table),
+    )  # fmt: skip
+    return (
+        "SELECT coalesce(string_agg(s.id::text || '.' || s.xmin::text || '.' "
+        "|| coalesce(c.xmin::text, '') || '.' || coalesce(u.xmin::text, '') || '.' || "
+        f"coalesce((SELECT string_agg(k.id::text || '.' || k.xmin::text, ',' ORDER BY k.id) "
+        f"FROM {knack} k WHERE k.character_id = c.id), ''), ';' ORDER BY s.id), '') "
+        f"FROM {seat} s LEFT JOIN {character} c ON c.id = s.character_id "
+        f"LEFT JOIN {user} u ON u.id = c.player_id WHERE s.conflict_id = {conflict}.id"
+    )
+
+
+class _SeatReads:
+    """The seats (with characters, players, knacks) this process last read per conflict,
+    under the stamp they were read at. A table's every move reads them twice (the move and
+    its answer, and every other process's live screens); they change rarely. The objects
+    are shared: nothing may change them (``_apply_results`` reads its own)."""
+
+    KEEP = 1024
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reads: OrderedDict[int, tuple[str, list[Seat]]] = OrderedDict()
+
+    def get(self, conflict_id: int, stamp: str) -> list[Seat] | None:
+        with self._lock:
+            known = self._reads.get(conflict_id)
+            if known is None or known[0] != stamp:
+                return None
+            self._reads.move_to_end(conflict_id)
+            return known[1]
+
+    def put(self, conflict_id: int, stamp: str, seats: list[Seat]) -> None:
+        with self._lock:
+            self._reads[conflict_id] = (stamp, seats)
+            self._reads.move_to_end(conflict_id)
+            while len(self._reads) > self.KEEP:
+                self._reads.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every read (tests: a flushed test database hands out ids again)."""
+        with self._lock:
+            self._reads.clear()
+
+
+seat_reads = _SeatReads()
+
+
+def read_seats_for_screens(conflict: Conflict) -> None:
+    """Make ``conflict.seats.all()`` the seats with what every screen shows of them: the
+    character, its player and its knacks. Read once per instance (a second call finds them
+    read); with a ``seats_stamp`` (``with_seats_stamp``) the ones this process read at that
+    stamp are used again without a query."""
+    if "seats" in getattr(conflict, "_prefetched_objects_cache", {}):
+        return
+    stamp: str | None = conflict.__dict__.get("seats_stamp")
+    seats = seat_reads.get(conflict.pk, stamp) if stamp else None
+    if seats is None:
+        prefetch_related_objects([conflict], _seats_prefetch())
+        if stamp:
+            seat_reads.put(conflict.pk, stamp, list(conflict.seats.all()))
+        return
+    # As prefetch_related_objects leaves them: the related manager's queryset, already read.
+    read = conflict.seats.all()
+    read._result_cache = list(seats)
+    read._prefetch_done = True  # type: ignore[attr-defined]
+    conflict._prefetched_objects_cache = {  # type: ignore[attr-defined]
+        **getattr(conflict, "_prefetched_objects_cache", {}),
+        "seats": read,
+    }
 
 
 def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
@@ -219,18 +311,16 @@ def conflict_move(
     repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
     the seats read here."""
     with transaction.atomic():
-        conflict = (
-            Conflict.objects.select_for_update(of=("self",))
-            .select_related("campaign", "session")
-            .get(pk=conflict_id, campaign_id=membership.campaign_id)
-        )
+        conflict = with_seats_stamp(
+            Conflict.objects.select_for_update(of=("self",)).select_related("campaign", "session")
+        ).get(pk=conflict_id, campaign_id=membership.campaign_id)
         if key and not _claim(conflict, key):
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
         # Read as the screens read them (table_data): the answer to this move uses them
         # again, unless the move changes a character (below).
-        prefetch_related_objects([conflict], seats_for_screens())
+        read_seats_for_screens(conflict)
         seats = {s.pid: s for s in conflict.seats.all()}
         if callable(move):  # a form's move, made with the seats as they are now
             move = move(seats)
@@ -260,7 +350,10 @@ def conflict_move(
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             _apply_results(outcome.state, seats, conflict)
         if outcome.chips or outcome.state.phase == engine.Phase.DONE:
-            conflict.refresh_from_db(fields=["seats"])  # characters changed: read them again
+            # Characters changed: the answer reads them again (inside this transaction, so
+            # not from, nor into, the process's seats read at the stamp).
+            conflict.refresh_from_db(fields=["seats"])
+            conflict.seats_stamp = None  # type: ignore[attr-defined]
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
@@ -320,7 +413,7 @@ def _apply_results(
         character = seats[pid].character
         if character is not None:
             before = _currents(character.pk)
-            character.refresh_from_db()
+            character = Character.objects.get(pk=character.pk)  # our own: the seat's is shared
             # The points go back where the most Difficulty was taken; an attribute at 0 does
             # not recover (R17, R22).
             for _ in range(points):

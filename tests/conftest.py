@@ -179,9 +179,10 @@ def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
     from campaigns import live
-    from conflicts import fragments, selectors, streams
+    from conflicts import fragments, selectors, services, streams
 
     yield
+    services.seat_reads.clear()
     streams._offered.clear()
     fragments.forget()
     live.forget()

@@ -798,6 +798,9 @@ def test_it_counts_controlled_hands_for_the_dealer_and_players(
     assert controlled_pids(posse, a) == {pid_of(pc_a)}
 
 
+SEATS_READ = 'SELECT "conflicts_seat"'  # (the stamp's subquery inside a conflict's read is not)
+
+
 def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     table: Table, player_a: User, pc_a: Any
 ) -> None:
@@ -819,5 +822,57 @@ def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     with CaptureQueriesContext(connection) as queries:
         proposed = table.post(player_a, "propose", htmx=True, pid=pid, attributes=["hand", "eye"])
     assert chips_shown(proposed.content.decode()) == "2"
-    seat_reads = [q for q in queries.captured_queries if 'FROM "conflicts_seat"' in q["sql"]]
+    seat_reads = [q for q in queries.captured_queries if q["sql"].startswith(SEATS_READ)]
     assert len(seat_reads) == 1, [q["sql"][:80] for q in seat_reads]
+
+
+@pytest.mark.postgres
+def test_a_table_read_reuses_its_seats_until_any_row_behind_them_changes(
+    posse: Conflict, pc_a: Any, player_a: User, dealer: User
+) -> None:
+    """On PostgreSQL the seats (characters, players, knacks) read for a table are kept per
+    process under the rows' versions, and read again as soon as any of them is written — by
+    any path, ``.update()`` included. (Each write below is its own transaction, as another
+    request's would be: rows written in one transaction share its version.)"""
+    from django.db import transaction
+
+    from characters.models import Character, Knack
+
+    def read() -> tuple[selectors.TableData, int]:
+        with CaptureQueriesContext(connection) as queries:
+            data = load_table(posse.pk)
+        assert data is not None
+        return data, sum(1 for q in queries.captured_queries if q["sql"].startswith(SEATS_READ))
+
+    def seat_of(data: selectors.TableData) -> Any:
+        return next(s.character for s in data.seats if s.pid == pid_of(pc_a))
+
+    first, seat_queries = read()
+    assert seat_queries == 1
+    again, seat_queries = read()
+    assert seat_queries == 0  # nothing changed: the seats read before
+    assert seat_of(again) is seat_of(first)
+
+    chips_grant(character_id=pc_a.pk, amount=2, actor=dealer, note="A reward")  # .update()
+    granted, seat_queries = read()
+    assert seat_queries == 1
+    assert seat_of(granted).chips == pc_a.chips + 2
+
+    with transaction.atomic():  # a knack's rating, written straight to its row
+        Knack.objects.filter(character=pc_a).update(rating=4)
+    improved, seat_queries = read()
+    assert seat_queries == 1
+    assert {k.rating for k in seat_of(improved).knacks.all()} == {4}
+
+    with transaction.atomic():  # the player renames themself
+        User.objects.filter(pk=player_a.pk).update(first_name="Zed")
+    renamed, seat_queries = read()
+    assert seat_queries == 1
+    assert seat_of(renamed).player.first_name == "Zed"
+
+    with transaction.atomic():
+        Character.objects.filter(pk=pc_a.pk).update(trait_2="Stubborn as a mule")
+    _, seat_queries = read()
+    assert seat_queries == 1
+    _, seat_queries = read()
+    assert seat_queries == 0
