@@ -9,13 +9,13 @@ meter and the discard advisor are computed from the viewer's own cards alone.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
@@ -37,7 +37,8 @@ from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
-from conflicts.services import controlled_pids_among, read_seats_for_screens, with_seats_stamp
+from conflicts.services import controlled_pids_among, for_screens, read_seats_for_screens
+from conflicts.timelines import Lines, entries, lines_from_json, timelines
 
 Phase = engine.Phase
 ODDS_DEALS = 3_000
@@ -209,7 +210,7 @@ class TableData:
 
     conflict: Conflict
     seats: list[Seat]
-    events: list[TimelineEntry]
+    events: Lines
     continued_by: list[Conflict]
     roles: dict[int, str]  # user id -> Membership.Role of everyone in the campaign
 
@@ -239,15 +240,18 @@ def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
         seats=seats,
         events=timeline(conflict),
         continued_by=list(conflict.continued_by.all()) if over else [],
-        roles=(
-            dict(
-                Membership.objects.filter(campaign_id=conflict.campaign_id).values_list(
-                    "user_id", "role"
-                )
-            )
-            if roles
-            else {}
-        ),
+        roles=_roles(conflict) if roles else {},
+    )
+
+
+def _roles(conflict: Conflict) -> dict[int, str]:
+    """User id -> role of everyone in the conflict's campaign: from the conflict's own query
+    when it was made with ``services.for_screens`` (PostgreSQL), else in a query of its own."""
+    read: str | None = conflict.__dict__.get("roles_json")
+    if read is not None:
+        return {int(user_id): role for user_id, role in json.loads(read)}
+    return dict(
+        Membership.objects.filter(campaign_id=conflict.campaign_id).values_list("user_id", "role")
     )
 
 
@@ -255,7 +259,10 @@ def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
     conflict = (
-        with_seats_stamp(Conflict.objects.select_related("campaign", "session"))
+        for_screens(
+            Conflict.objects.select_related("campaign", "session"),
+            events_after=timelines.last_seq(conflict_id),
+        )
         .filter(pk=conflict_id)
         .first()
     )
@@ -787,28 +794,32 @@ def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) ->
     return {"text": waits[state.phase], "action": ""}
 
 
-@dataclass(frozen=True)
-class TimelineEntry:
-    """One line of a conflict's timeline, as the screens show it (public words only: the
-    events never name a hidden card)."""
-
-    seq: int
-    version: int
-    text: str
-    created_at: datetime
-    actor_name: str  # the display name of who made the move, "" for the app itself
-
-
-def timeline(conflict: Conflict) -> list[TimelineEntry]:
-    """The timeline's lines, in order: plain values (read at every move of a busy table,
-    and kept with the shared reads, so no model instances)."""
-    rows = conflict.events.order_by("seq").values_list(
-        "seq", "version", "text", "created_at", "actor__first_name", "actor__username"
-    )
-    return [
-        TimelineEntry(seq, version, text, created_at, first_name or username or "")
-        for seq, version, text, created_at, first_name, username in rows
-    ]
+def timeline(conflict: Conflict) -> Lines:
+    """The timeline's lines, in order: plain values (read at every move of a busy table, and
+    kept with the shared reads, so no model instances). Only the lines this process has not
+    read yet are read (``conflicts.timelines``): from the conflict's own query when it was
+    made with ``services.for_screens`` (PostgreSQL), else in a query of their own."""
+    lines: Lines | None = conflict.__dict__.get("timeline_lines")  # a move's, as committed
+    if lines is not None:
+        return lines
+    read: str | None = conflict.__dict__.get("events_json")
+    if read is not None:
+        after = conflict.__dict__["events_after"]
+        lines = timelines.merge(conflict.pk, after, lines_from_json(read))
+        if lines is not None:
+            return lines
+    for after in (timelines.last_seq(conflict.pk), 0):  # 0: what was known is forgotten
+        rows = (
+            conflict.events.filter(seq__gt=after)
+            .order_by("seq")
+            .values_list(
+                "seq", "version", "text", "created_at", "actor__first_name", "actor__username"
+            )
+        )
+        lines = timelines.merge(conflict.pk, after, entries(rows))
+        if lines is not None:
+            return lines
+    raise AssertionError("a read of every line always merges")
 
 
 def events_at(conflict: Conflict, version: int) -> str:

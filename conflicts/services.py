@@ -18,9 +18,17 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import (
+    F,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Greatest
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
@@ -31,6 +39,7 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat
+from conflicts.timelines import TimelineEntry, lines_from_json, timelines
 
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
@@ -192,6 +201,49 @@ def with_seats_stamp(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
     return conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))
 
 
+def for_screens(conflicts: QuerySet[Conflict], *, events_after: int) -> QuerySet[Conflict]:
+    """``with_seats_stamp``, and on PostgreSQL what else the screens read, in the same query:
+    ``roles_json``, the campaign's members and their roles, and ``events_json``, the
+    timeline's lines after line ``events_after`` (a process keeps the lines it read: events
+    are only ever appended). Both as JSON text (``selectors.table_data`` reads them), so a
+    read of a table is one statement instead of three. Elsewhere (SQLite) neither: the
+    screens query them apart."""
+    conflicts = with_seats_stamp(conflicts)
+    if connection.vendor != "postgresql":
+        return conflicts
+    return conflicts.annotate(
+        roles_json=RawSQL(_roles_json_sql(), ()),
+        events_json=RawSQL(_events_json_sql(), (events_after,)),
+        events_after=Value(events_after),
+    )
+
+
+@lru_cache(maxsize=1)
+def _roles_json_sql() -> str:
+    q = connection.ops.quote_name
+    membership, conflict = q(Membership._meta.db_table), q(Conflict._meta.db_table)
+    return (
+        "SELECT coalesce(json_agg(json_build_array(m.user_id, m.role))::text, '[]') "
+        f"FROM {membership} m WHERE m.campaign_id = {conflict}.campaign_id"
+    )
+
+
+@lru_cache(maxsize=1)
+def _events_json_sql() -> str:
+    """The lines as ``selectors.timeline`` makes them: the actor's first name, else their
+    username, else "" (no actor: the app itself)."""
+    q = connection.ops.quote_name
+    event, user, conflict = (
+        q(Event._meta.db_table), q(User._meta.db_table), q(Conflict._meta.db_table)
+    )  # fmt: skip
+    return (
+        "SELECT coalesce(json_agg(json_build_array(e.seq, e.version, e.text, e.created_at, "
+        "coalesce(nullif(u.first_name, ''), u.username, '')) ORDER BY e.seq)::text, '[]') "
+        f"FROM {event} e LEFT JOIN {user} u ON u.id = e.actor_id "
+        f"WHERE e.conflict_id = {conflict}.id AND e.seq > %s"
+    )
+
+
 @lru_cache(maxsize=1)
 def _seats_stamp_sql() -> str:
     q = connection.ops.quote_name
@@ -311,9 +363,7 @@ def conflict_move(
     repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
     the seats read here."""
     with transaction.atomic():
-        conflict = with_seats_stamp(
-            Conflict.objects.select_for_update(of=("self",)).select_related("campaign", "session")
-        ).get(pk=conflict_id, campaign_id=membership.campaign_id)
+        conflict = _locked(conflict_id, membership)
         if key and not _claim(conflict, key):
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
@@ -358,23 +408,73 @@ def conflict_move(
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        seq = Event.objects.filter(conflict=conflict).count()
-        Event.objects.bulk_create(
-            Event(
-                conflict=conflict,
-                seq=seq + i,
-                version=conflict.version,
-                actor=membership.user,
-                text=text,
-            )
-            for i, text in enumerate(outcome.events, start=1)
-        )
+        _append_events(conflict, outcome.events, membership.user)
         if conflict.session_id:
             GameSession.objects.filter(pk=conflict.session_id).update(
                 last_activity_at=conflict.last_move_at
             )
         _publish_on_commit(conflict)
     return conflict
+
+
+def _locked(conflict_id: int, membership: Membership) -> Conflict:
+    """The conflict, its row locked until the move commits, read as the screens read it
+    (``table_data``: the answer to the move uses it again) with the number of its last line.
+
+    One statement, unless it had to wait for the lock: PostgreSQL then returns the row as the
+    move that held the lock left it, but the sub-selects beside it (the last line, the
+    timeline, the seats' stamp, the members) as they were when the statement began —
+    ``snapshot_version`` tells, and they are read again, under the lock, in a second one."""
+
+    def read(conflicts: QuerySet[Conflict]) -> Conflict:
+        return (
+            for_screens(
+                conflicts.select_related("campaign", "session"),
+                events_after=timelines.last_seq(conflict_id),
+            )
+            .annotate(last_seq=_last_seq())
+            .get(pk=conflict_id, campaign_id=membership.campaign_id)
+        )
+
+    version_then = Conflict.objects.filter(pk=OuterRef("pk")).values("version")
+    conflict = read(
+        Conflict.objects.select_for_update(of=("self",)).annotate(
+            snapshot_version=Subquery(version_then)
+        )
+    )
+    if conflict.snapshot_version != conflict.version:  # type: ignore[attr-defined]
+        conflict = read(Conflict.objects.all())  # a new statement sees every commit
+    return conflict
+
+
+def _last_seq() -> Coalesce:
+    """The number of the conflict's last timeline line (read under its row lock: the next
+    move's lines go on from it)."""
+    last = Event.objects.filter(conflict=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    return Coalesce(Subquery(last), 0)
+
+
+def _append_events(conflict: Conflict, texts: Sequence[str], actor: User) -> None:
+    """The move's lines, numbered on from the last; once they are committed, this process's
+    timeline of the conflict has them too (``conflicts.timelines``), and so has the answer to
+    the move, without reading them back."""
+    last: int = conflict.last_seq  # type: ignore[attr-defined]
+    events = Event.objects.bulk_create(
+        Event(conflict=conflict, seq=last + i, version=conflict.version, actor=actor, text=text)
+        for i, text in enumerate(texts, start=1)
+    )
+    written = tuple(
+        TimelineEntry(e.seq, e.version, e.text, e.created_at, actor.first_name or actor.username)
+        for e in events
+    )
+    read = conflict.__dict__.get("events_json")  # the lines before the move (PostgreSQL)
+    if read is not None:
+        timelines.merge(conflict.pk, conflict.__dict__["events_after"], lines_from_json(read))
+    before = timelines.merge(conflict.pk, last, ())  # None unless every line up to it is known
+    if before is not None:
+        conflict.timeline_lines = before + written  # type: ignore[attr-defined]
+    conflict_id = conflict.pk
+    transaction.on_commit(lambda: timelines.merge(conflict_id, last, written))
 
 
 def _claim(conflict: Conflict, key: str) -> bool:

@@ -179,10 +179,11 @@ def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
     from campaigns import live
-    from conflicts import fragments, selectors, services, streams
+    from conflicts import fragments, selectors, services, streams, timelines
 
     yield
     services.seat_reads.clear()
+    timelines.timelines.clear()
     streams._offered.clear()
     fragments.forget()
     live.forget()

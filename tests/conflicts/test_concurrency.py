@@ -117,3 +117,67 @@ def test_it_serialises_moves_without_losing_one(
     seqs = list(Event.objects.filter(conflict=table).values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
     assert ChipEntry.objects.filter(conflict=table, reason="extra_card").count() == 2
+
+
+def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(
+    table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any
+) -> None:
+    """A move that waits for the conflict's lock gets the row as the holder left it, but
+    PostgreSQL evaluates the sub-selects beside it (the last timeline line, the lines, the
+    seats' stamp, the members) in the snapshot its statement began with: they must be read
+    again once the lock is held, or the move numbers its lines over the holder's and its
+    answer shows a timeline without them."""
+    from django.db import transaction
+
+    from conflicts.selectors import table_data
+
+    seat_a = Membership.objects.get(user=player_a, campaign=campaign)
+    seat_b = Membership.objects.get(user=player_b, campaign=campaign)
+    holding = threading.Event()
+    results: dict[str, object] = {}
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                conflict_move(
+                    conflict_id=table.pk, membership=seat_a,
+                    move=engine.Propose(f"c{pc_a.pk}", ("hand", "eye")), version=None,
+                )  # fmt: skip
+                holding.set()
+                time_to_start_the_waiter()
+            results["holder"] = "committed"
+        finally:
+            connection.close()
+
+    def waiter() -> None:
+        try:
+            holding.wait(10)
+            results["waiter"] = conflict_move(
+                conflict_id=table.pk, membership=seat_b,
+                move=engine.Propose(f"c{pc_b.pk}", ("guts", "heart")), version=None,
+            )  # fmt: skip
+        except Exception as error:  # noqa: BLE001 — reported by the assertions below
+            results["waiter"] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=waiter)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    moved = results["waiter"]
+    assert isinstance(moved, Conflict), moved
+    assert moved.version == 2
+    seqs = list(Event.objects.filter(conflict=table).order_by("seq").values_list("seq", flat=True))
+    assert seqs == [1, 2, 3]
+    # The waiter's answer (read from what the move read) shows the holder's line too.
+    texts = [line.text for line in table_data(moved).events]
+    assert texts[1:] == ["Abe Slade proposes hand + eye.", "Bess Doyle proposes guts + heart."]
+
+
+def time_to_start_the_waiter() -> None:
+    """Long enough for the other thread's statement to begin and wait for the lock."""
+    import time
+
+    time.sleep(0.5)

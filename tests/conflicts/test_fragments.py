@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from conflicts import fragments
-from conflicts.selectors import CardView, HandRow, TimelineEntry
+from conflicts.selectors import CardView, HandRow
+from conflicts.timelines import TimelineEntry
 from tests.conflicts.test_views import card_tokens
 
 
