@@ -6,11 +6,15 @@ import gc
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from typing import Any
 
 import django
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction, sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
+from django.urls import Resolver404, resolve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dustdevils.settings")
 
@@ -40,6 +44,21 @@ class ReusedThreadsASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []  # touched only from the event loop
+        # The same middleware, loaded in sync mode, for the requests whose view is sync
+        # (every page and move; only the live streams are async views). Django's async chain
+        # ends in an async handler, so under it a sync middleware chain calls back into the
+        # event loop (async_to_sync) which calls the view back in the thread (sync_to_async):
+        # four hand-offs between the loop and the thread per request, each a wake-up, on a
+        # loop that is busy writing live screens. The sync chain runs start to end in the
+        # thread: one hop in, one out.
+        self._sync = BaseHandler()
+        self._sync.load_middleware(is_async=False)
+        self._in_thread = sync_to_async(self._sync.get_response, thread_sensitive=True)
+
+    async def get_response_async(self, request: Any) -> Any:
+        if _async_view(settings.ROOT_URLCONF, request.path_info):
+            return await super().get_response_async(request)
+        return await self._in_thread(request)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -59,6 +78,17 @@ class ReusedThreadsASGIHandler(ASGIHandler):
                 self._idle.append(executor)
             else:
                 executor.shutdown(wait=False)
+
+
+@lru_cache(maxsize=4096)
+def _async_view(urlconf: str, path: str) -> bool:
+    """Whether ``path`` is served by an async view (a live stream); an unknown path is not
+    (the sync chain answers 404)."""
+    try:
+        match = resolve(path, urlconf)
+    except Resolver404:
+        return False
+    return iscoroutinefunction(match.func)
 
 
 def _application() -> ASGIHandler:

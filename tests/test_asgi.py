@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import traceback
 
 import pytest
 from django.http import HttpRequest, HttpResponse
@@ -16,10 +17,19 @@ seen: list[threading.Thread] = []  # the threads themselves (an ident can be reu
 
 def where_am_i(request: HttpRequest) -> HttpResponse:
     seen.append(threading.current_thread())
+    # Called back from the event loop? (Django's async chain over sync middleware: the thread
+    # waits in async_to_sync while the loop calls the view back into it.)
+    called_back.append(any(f.name == "run_until_future" for f in traceback.extract_stack()))
     return HttpResponse("ok", content_type="text/plain")
 
 
-urlpatterns = [path("where/", where_am_i)]
+async def where_async(request: HttpRequest) -> HttpResponse:
+    seen.append(threading.current_thread())
+    return HttpResponse("async", content_type="text/plain")
+
+
+called_back: list[bool] = []
+urlpatterns = [path("where/", where_am_i), path("where-async/", where_async)]
 
 
 async def _get(handler: ReusedThreadsASGIHandler, url: str) -> int:
@@ -72,3 +82,23 @@ def test_requests_at_the_same_time_each_have_their_own_thread() -> None:
     assert asyncio.run(together()) == [200] * 4
     assert len(set(seen)) == 4
     assert len(handler._idle) == 4  # kept for the next ones
+
+
+@pytest.mark.urls("tests.test_asgi")
+def test_a_sync_view_runs_with_the_whole_chain_in_one_thread_and_an_async_one_in_the_loop() -> None:
+    """Sync views (every page and move) get the middleware in sync mode, start to end in the
+    request's thread: no call back from the event loop. Async views (the live streams) still
+    run in the loop, through Django's async chain."""
+    seen.clear()
+    called_back.clear()
+    handler = ReusedThreadsASGIHandler()
+
+    async def both() -> tuple[list[int], threading.Thread]:
+        statuses = [await _get(handler, "/where/"), await _get(handler, "/where-async/")]
+        return statuses, threading.current_thread()
+
+    statuses, loop_thread = asyncio.run(both())
+    assert statuses == [200, 200]
+    assert called_back == [False]
+    assert seen[0] is not loop_thread
+    assert seen[1] is loop_thread
