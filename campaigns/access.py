@@ -25,12 +25,11 @@ def membership_for(user: User | AnonymousUser, slug: str) -> Membership:
     if not user.is_authenticated:
         raise Http404("No such campaign.")
     membership = (
-        Membership.objects.select_related("campaign", "user")
-        .filter(campaign__slug=slug, user=user)
-        .first()
+        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
     )
     if membership is None:
         raise Http404("No such campaign.")
+    membership.user = user  # the request's own, already read: not joined again
     return membership
 
 

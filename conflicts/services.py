@@ -427,14 +427,16 @@ def _locked(conflict_id: int, membership: Membership) -> Conflict:
     ``snapshot_version`` tells, and they are read again, under the lock, in a second one."""
 
     def read(conflicts: QuerySet[Conflict]) -> Conflict:
-        return (
+        conflict = (
             for_screens(
-                conflicts.select_related("campaign", "session"),
+                conflicts.select_related("session"),
                 events_after=timelines.last_seq(conflict_id),
             )
             .annotate(last_seq=_last_seq())
             .get(pk=conflict_id, campaign_id=membership.campaign_id)
         )
+        conflict.campaign = membership.campaign  # the same row, read with the membership
+        return conflict
 
     version_then = Conflict.objects.filter(pk=OuterRef("pk")).values("version")
     conflict = read(
