@@ -24,11 +24,16 @@ def membership_for(user: User | AnonymousUser, slug: str) -> Membership:
     """The user's seat at the campaign ``slug``, or 404 for anyone without one."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    membership = (
-        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
+    # One seat per user and campaign; no ORDER BY (first() would sort by the model's
+    # ordering: a cost on every request for nothing).
+    found = list(
+        Membership.objects.select_related("campaign")
+        .filter(campaign__slug=slug, user=user)
+        .order_by()[:1]
     )
-    if membership is None:
+    if not found:
         raise Http404("No such campaign.")
+    membership = found[0]
     membership.user = user  # the request's own, already read: not joined again
     return membership
 

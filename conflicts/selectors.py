@@ -258,15 +258,15 @@ def _roles(conflict: Conflict) -> dict[int, str]:
 def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
-    conflict = (
+    found = list(
         for_screens(
             Conflict.objects.select_related("campaign", "session"),
             events_after=timelines.last_seq(conflict_id),
         )
         .filter(pk=conflict_id)
-        .first()
+        .order_by()[:1]  # by its key: no ORDER BY to compile at every read of a busy table
     )
-    return None if conflict is None else table_data(conflict, roles=True)
+    return table_data(found[0], roles=True) if found else None
 
 
 @dataclass(frozen=True)
