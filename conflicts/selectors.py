@@ -22,6 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString
@@ -230,8 +231,10 @@ class TableData:
 
 
 def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
-    """Read the rest of ``conflict``'s screens (4 queries, 2 when a move just read its seats;
-    one more with ``roles``)."""
+    """Read the rest of ``conflict``'s screens: the seats (no query when this process has them
+    at their stamp, or a move just read them), the timeline lines not read yet and, with
+    ``roles``, the members (neither queried apart when the conflict was read with
+    ``for_screens`` on PostgreSQL)."""
     read_seats_for_screens(conflict)  # none if the move left them, or unchanged since (stamp)
     seats = list(conflict.seats.all())
     over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
@@ -802,10 +805,12 @@ def timeline(conflict: Conflict) -> Lines:
     lines: Lines | None = conflict.__dict__.get("timeline_lines")  # a move's, as committed
     if lines is not None:
         return lines
+    # Inside a transaction the lines read may not be committed yet: used, not kept.
+    keep = not connection.in_atomic_block
     read: str | None = conflict.__dict__.get("events_json")
     if read is not None:
         after = conflict.__dict__["events_after"]
-        lines = timelines.merge(conflict.pk, after, lines_from_json(read))
+        lines = timelines.merge(conflict.pk, after, lines_from_json(read), keep=keep)
         if lines is not None:
             return lines
     for after in (timelines.last_seq(conflict.pk), 0):  # 0: what was known is forgotten
@@ -816,7 +821,7 @@ def timeline(conflict: Conflict) -> Lines:
                 "seq", "version", "text", "created_at", "actor__first_name", "actor__username"
             )
         )
-        lines = timelines.merge(conflict.pk, after, entries(rows))
+        lines = timelines.merge(conflict.pk, after, entries(rows), keep=keep)
         if lines is not None:
             return lines
     raise AssertionError("a read of every line always merges")

@@ -409,6 +409,10 @@ def conflict_move(
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
         _append_events(conflict, outcome.events, membership.user)
+        # The members as the locked read saw them, before the move: the answer (and this
+        # process's screens, which it is offered to) reads them again after the commit, so a
+        # seat given up meanwhile is not shown the table as it had it (R10).
+        conflict.__dict__.pop("roles_json", None)
         if conflict.session_id:
             GameSession.objects.filter(pk=conflict.session_id).update(
                 last_activity_at=conflict.last_move_at
@@ -457,9 +461,9 @@ def _last_seq() -> Coalesce:
 
 
 def _append_events(conflict: Conflict, texts: Sequence[str], actor: User) -> None:
-    """The move's lines, numbered on from the last; once they are committed, this process's
-    timeline of the conflict has them too (``conflicts.timelines``), and so has the answer to
-    the move, without reading them back."""
+    """The move's lines, numbered on from the last. The answer to the move gets the whole
+    timeline without reading it back, and once the lines are committed (not before: a
+    refused move rolls them back) this process keeps them (``conflicts.timelines``)."""
     last: int = conflict.last_seq  # type: ignore[attr-defined]
     events = Event.objects.bulk_create(
         Event(conflict=conflict, seq=last + i, version=conflict.version, actor=actor, text=text)
@@ -469,14 +473,23 @@ def _append_events(conflict: Conflict, texts: Sequence[str], actor: User) -> Non
         TimelineEntry(e.seq, e.version, e.text, e.created_at, actor.first_name or actor.username)
         for e in events
     )
-    read = conflict.__dict__.get("events_json")  # the lines before the move (PostgreSQL)
-    if read is not None:
-        timelines.merge(conflict.pk, conflict.__dict__["events_after"], lines_from_json(read))
-    before = timelines.merge(conflict.pk, last, ())  # None unless every line up to it is known
-    if before is not None:
+    # The lines before the move, as read under the lock (PostgreSQL): no longer the whole
+    # timeline once the move is made, so the answer must not take them for it.
+    read = conflict.__dict__.pop("events_json", None)
+    after: int = conflict.__dict__.get("events_after", last)
+    lines_read = lines_from_json(read) if read is not None else ()
+    before = timelines.merge(conflict.pk, after, lines_read, keep=False)
+    if before is not None and (before[-1].seq if before else 0) == last:
         conflict.timeline_lines = before + written  # type: ignore[attr-defined]
+    # Otherwise (this process no longer knew the older lines) the answer reads them.
     conflict_id = conflict.pk
-    transaction.on_commit(lambda: timelines.merge(conflict_id, last, written))
+
+    def keep() -> None:
+        if read is not None:
+            timelines.merge(conflict_id, after, lines_read)
+        timelines.merge(conflict_id, last, written)
+
+    transaction.on_commit(keep)
 
 
 def _claim(conflict: Conflict, key: str) -> bool:

@@ -61,17 +61,19 @@ class Timelines:
             known = self._lines.get(conflict_id)
         return known[-1].seq if known else 0
 
-    def merge(self, conflict_id: int, after: int, lines: Sequence[TimelineEntry]) -> Lines | None:
+    def merge(
+        self, conflict_id: int, after: int, lines: Sequence[TimelineEntry], *, keep: bool = True
+    ) -> Lines | None:
         """The whole timeline as a read of the lines after ``after`` saw it: the known lines up
-        to ``after``, then ``lines``; kept if it goes further than what was known. None when
-        this process no longer knows the lines up to ``after`` (forgotten since): read them
-        all."""
+        to ``after``, then ``lines``; kept (unless ``keep`` is false: lines not committed yet)
+        if it goes further than what was known. None when this process no longer knows the
+        lines up to ``after`` (forgotten since): read them all."""
         with self._lock:
             known = self._lines.get(conflict_id, ())
             if after and (not known or known[-1].seq < after):
                 return None
             whole = known[: bisect_right(known, after, key=_seq)] + tuple(lines)
-            if whole and (not known or whole[-1].seq > known[-1].seq):
+            if keep and whole and (not known or whole[-1].seq > known[-1].seq):
                 self._lines[conflict_id] = whole
             if conflict_id in self._lines:
                 self._lines.move_to_end(conflict_id)

@@ -6,7 +6,6 @@ import gc
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from typing import Any
 
 import django
@@ -80,15 +79,27 @@ class ReusedThreadsASGIHandler(ASGIHandler):
                 executor.shutdown(wait=False)
 
 
-@lru_cache(maxsize=4096)
+_ASYNC_VIEWS: dict[tuple[str, str], bool] = {}  # (urlconf, path) -> async view? (resolved only)
+_ASYNC_VIEWS_KEEP = 4096
+
+
 def _async_view(urlconf: str, path: str) -> bool:
     """Whether ``path`` is served by an async view (a live stream); an unknown path is not
-    (the sync chain answers 404)."""
+    (the sync chain answers 404). Remembered for paths that resolve, at most 4,096 of them
+    (a client choosing paths cannot grow it past that)."""
+    key = (urlconf, path)
+    known = _ASYNC_VIEWS.get(key)
+    if known is not None:
+        return known
     try:
         match = resolve(path, urlconf)
     except Resolver404:
         return False
-    return iscoroutinefunction(match.func)
+    is_async = iscoroutinefunction(match.func)
+    if len(_ASYNC_VIEWS) >= _ASYNC_VIEWS_KEEP:
+        _ASYNC_VIEWS.clear()  # rare: simpler than an LRU, and resolving again is cheap
+    _ASYNC_VIEWS[key] = is_async
+    return is_async
 
 
 def _application() -> ASGIHandler:

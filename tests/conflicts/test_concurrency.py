@@ -144,7 +144,7 @@ def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(
                     move=engine.Propose(f"c{pc_a.pk}", ("hand", "eye")), version=None,
                 )  # fmt: skip
                 holding.set()
-                time_to_start_the_waiter()
+                wait_until_a_statement_waits_for_a_lock()
             results["holder"] = "committed"
         finally:
             connection.close()
@@ -176,8 +176,51 @@ def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(
     assert texts[1:] == ["Abe Slade proposes hand + eye.", "Bess Doyle proposes guts + heart."]
 
 
-def time_to_start_the_waiter() -> None:
-    """Long enough for the other thread's statement to begin and wait for the lock."""
+def wait_until_a_statement_waits_for_a_lock(timeout: float = 10.0) -> None:
+    """Until another session of this database is waiting for a lock (the waiter's statement
+    has begun, in its snapshot, and is blocked on the conflict's row)."""
     import time
 
-    time.sleep(0.5)
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction: kept
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.01)
+    raise AssertionError("the other move never waited for the lock")
+
+
+def test_a_moves_answer_reads_the_members_after_its_commit_R10(
+    table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any
+) -> None:
+    """The locked read sees the members as they were before the move; a seat given up while
+    the move was being made must not be shown the table as it had it (the answer is offered
+    to this process's live screens, which check every viewer's seat against it)."""
+    from conflicts.selectors import table_data
+
+    seat_a = Membership.objects.get(user=player_a, campaign=campaign)
+
+    def leave_during_the_move() -> None:
+        def leave() -> None:
+            try:
+                Membership.objects.filter(user=player_b, campaign=campaign).delete()
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=leave)  # its own connection: committed at once
+        thread.start()
+        thread.join(timeout=10)
+
+    def move(seats: Any) -> engine.Move:
+        leave_during_the_move()
+        return engine.Propose(f"c{pc_a.pk}", ("hand", "eye"))
+
+    moved = conflict_move(conflict_id=table.pk, membership=seat_a, move=move, version=None)
+    roles = table_data(moved, roles=True).roles
+    assert player_a.pk in roles
+    assert player_b.pk not in roles

@@ -99,7 +99,7 @@ def read_afresh(conflict_id: int) -> selectors.TableData:
     return data
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # reads outside a transaction: their lines are kept
 def test_a_process_that_missed_some_moves_reads_the_lines_it_lacks(
     posse: Conflict, player_a: User, player_b: User, pc_a: Any, pc_b: Any
 ) -> None:
@@ -108,17 +108,27 @@ def test_a_process_that_missed_some_moves_reads_the_lines_it_lacks(
     first = load_table(posse.pk)
     assert first is not None
     assert [e.seq for e in first.events] == [1]
-    propose(posse, player_a, pc_a, ("hand", "eye"))  # made "elsewhere": nothing kept here
+    known = timelines._lines[posse.pk]
+    propose(posse, player_a, pc_a, ("hand", "eye"))
     propose(posse, player_b, pc_b, ("guts", "heart"))
-    later = load_table(posse.pk)
+    timelines._lines[posse.pk] = known  # as another process, which saw neither move
+    with CaptureQueriesContext(connection) as queries:
+        later = load_table(posse.pk)
     assert later is not None
+    # The lines after the one known, and no more, were asked for.
+    assert [q["sql"] for q in queries.captured_queries if "seq" in q["sql"]]
+    assert all(
+        " > 1" in q["sql"] or "> 1)" in q["sql"]
+        for q in queries.captured_queries
+        if '"conflicts_event"' in q["sql"] and "seq" in q["sql"]
+    )
     assert [e.seq for e in later.events] == [1, 2, 3]
     assert later.events[2].text == "Bess Doyle proposes guts + heart."
     assert later.events == read_afresh(posse.pk).events
     assert later.roles == read_afresh(posse.pk).roles
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_a_moves_own_answer_has_its_lines_without_reading_them_back(
     posse: Conflict, player_a: User, pc_a: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -135,7 +145,7 @@ def test_a_moves_own_answer_has_its_lines_without_reading_them_back(
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_on_postgresql_a_table_read_is_one_statement(
     posse: Conflict, player_a: User, pc_a: Any, dealer: User
 ) -> None:
