@@ -38,7 +38,12 @@ from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
-from conflicts.services import controlled_pids_among, for_screens, read_seats_for_screens
+from conflicts.services import (
+    controlled_pids_among,
+    for_screens,
+    read_conflict_row,
+    read_seats_for_screens,
+)
 from conflicts.timelines import Lines, entries, lines_from_json, timelines
 
 Phase = engine.Phase
@@ -261,6 +266,9 @@ def _roles(conflict: Conflict) -> dict[int, str]:
 def load_table(conflict_id: int) -> TableData | None:
     """The conflict and everything its screens read, with the campaign's members (for a stream
     to check its viewer is still one); None when the conflict is gone."""
+    if connection.vendor == "postgresql":  # one statement, its SQL made once (services)
+        conflict = read_conflict_row(conflict_id, campaign=True)
+        return None if conflict is None else table_data(conflict, roles=True)
     found = list(
         for_screens(
             Conflict.objects.select_related("campaign", "session"),

@@ -218,6 +218,101 @@ def for_screens(conflicts: QuerySet[Conflict], *, events_after: int) -> QuerySet
     )
 
 
+# --- The hot reads, on PostgreSQL, as plain SQL --------------------------------------------------
+# A busy table is read at every move: under its lock by the move, and by every other process for
+# its screens. The ORM compiled that query afresh each time (select_related, five sub-selects:
+# about 0.25 ms of a 0.6 ms read). Here the SQL is made once per process from the models'
+# own fields, and the rows become model instances as the ORM would make them (its converters
+# applied: the state's JSON is decoded by JSONField). tests/conflicts/test_table_reads.py
+# checks that both give the same.
+
+
+@dataclass(frozen=True)
+class _RowShape:
+    """The SQL of a read and how to turn its row into instances."""
+
+    sql: str
+    models: tuple[tuple[type[Any], tuple[str, ...], tuple[tuple[int, Any, Any], ...]], ...]
+    extras: tuple[str, ...]  # the annotations after the models' columns
+
+
+@lru_cache(maxsize=4)
+def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
+    q = connection.ops.quote_name
+    table = q(Conflict._meta.db_table)
+    joined: list[tuple[type[Any], str]] = [(Conflict, table)]
+    joins = []
+    if campaign:
+        joined.append((Campaign, q(Campaign._meta.db_table)))
+        joins.append(f"INNER JOIN {joined[-1][1]} ON {joined[-1][1]}.id = {table}.campaign_id")
+    joined.append((GameSession, q(GameSession._meta.db_table)))
+    joins.append(f"LEFT OUTER JOIN {joined[-1][1]} ON {joined[-1][1]}.id = {table}.session_id")
+    columns = []
+    models = []
+    for model, alias in joined:
+        fields = model._meta.concrete_fields
+        columns += [f"{alias}.{q(f.column)}" for f in fields]
+        converters = tuple(
+            (i, converter, f.get_col(alias))
+            for i, f in enumerate(fields)
+            for converter in (
+                *connection.ops.get_db_converters(f.get_col(alias)),
+                *f.get_db_converters(connection),
+            )
+        )
+        models.append((model, tuple(f.attname for f in fields), converters))
+    event = q(Event._meta.db_table)
+    extras = {
+        "seats_stamp": _seats_stamp_sql(),
+        "roles_json": _roles_json_sql(),
+        "events_json": _events_json_sql(),
+    }
+    if locked:
+        extras["last_seq"] = (
+            f"SELECT coalesce(max(e2.seq), 0) FROM {event} e2 WHERE e2.conflict_id = {table}.id"
+        )
+        extras["snapshot_version"] = f"SELECT v.version FROM {table} v WHERE v.id = {table}.id"
+    columns += [f"({sql})" for sql in extras.values()]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {table} {' '.join(joins)} "
+        f"WHERE {table}.id = %s AND {table}.campaign_id = coalesce(%s, {table}.campaign_id)"
+        + (f" FOR UPDATE OF {table}" if locked else "")
+    )
+    return _RowShape(sql, tuple(models), tuple(extras))
+
+
+def read_conflict_row(
+    conflict_id: int, *, campaign_id: int | None = None, campaign: bool, locked: bool = False
+) -> Conflict | None:
+    """PostgreSQL only: the conflict as ``for_screens`` would read it (with its campaign when
+    ``campaign``, its session, and the annotations; with ``locked``, its row locked and
+    ``last_seq`` and ``snapshot_version`` too), or None."""
+    shape = _conflict_row(campaign=campaign, locked=locked)
+    events_after = timelines.last_seq(conflict_id)
+    with connection.cursor() as cursor:
+        cursor.execute(shape.sql, [events_after, conflict_id, campaign_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    instances: list[Any] = []
+    start = 0
+    for model, names, converters in shape.models:
+        values = list(row[start : start + len(names)])
+        start += len(names)
+        for i, converter, expression in converters:
+            values[i] = converter(values[i], expression, connection)
+        instances.append(
+            None if values[0] is None else model.from_db(connection.alias, names, values)
+        )
+    conflict: Conflict = instances[0]
+    if campaign:
+        conflict.campaign = instances[1]
+    conflict.session = instances[-1]
+    conflict.__dict__.update(zip(shape.extras, row[start:], strict=True))
+    conflict.__dict__["events_after"] = events_after
+    return conflict
+
+
 @lru_cache(maxsize=1)
 def _roles_json_sql() -> str:
     q = connection.ops.quote_name
@@ -429,6 +524,21 @@ def _locked(conflict_id: int, membership: Membership) -> Conflict:
     move that held the lock left it, but the sub-selects beside it (the last line, the
     timeline, the seats' stamp, the members) as they were when the statement began —
     ``snapshot_version`` tells, and they are read again, under the lock, in a second one."""
+
+    if connection.vendor == "postgresql":
+        conflict = read_conflict_row(
+            conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
+        )
+        if conflict is None:
+            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+        if conflict.snapshot_version != conflict.version:  # type: ignore[attr-defined]
+            # A new statement sees every commit; under the lock held since.
+            conflict = read_conflict_row(
+                conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
+            )
+            assert conflict is not None  # locked: it cannot have gone
+        conflict.campaign = membership.campaign  # the same row, read with the membership
+        return conflict
 
     def read(conflicts: QuerySet[Conflict]) -> Conflict:
         conflict = (

@@ -165,3 +165,46 @@ def test_on_postgresql_a_table_read_is_one_statement(
     timelines.clear()
     assert selectors.timeline(plain) == data.events
     assert selectors._roles(plain) == data.roles
+
+
+def _fields(instance: Any) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+@pytest.mark.parametrize("in_a_session", [False, True])
+def test_the_plain_sql_read_gives_what_the_orm_gives(
+    posse: Conflict, player_a: User, pc_a: Any, in_a_session: bool
+) -> None:
+    """services.read_conflict_row makes its SQL once from the models' fields: the conflict,
+    its campaign and its session (or none) come out as the ORM's read makes them, the JSON
+    state decoded, with the same annotations."""
+    from datetime import date
+
+    from campaigns.models import GameSession
+    from conflicts.services import for_screens, read_conflict_row
+
+    if in_a_session:
+        posse.session = GameSession.objects.create(
+            campaign=posse.campaign, number=3, date=date(1872, 7, 4), notes="At the canyon"
+        )
+        posse.save(update_fields=["session"])
+    propose(posse, player_a, pc_a, ("hand", "eye"))
+    after = timelines.last_seq(posse.pk)
+    orm = for_screens(
+        Conflict.objects.select_related("campaign", "session"), events_after=after
+    ).get(pk=posse.pk)
+    raw = read_conflict_row(posse.pk, campaign=True)
+    assert raw is not None
+    assert _fields(raw) == _fields(orm)
+    assert isinstance(raw.state, dict)
+    assert _fields(raw.campaign) == _fields(orm.campaign)
+    if in_a_session:
+        assert _fields(raw.session) == _fields(orm.session)
+    else:
+        assert raw.session is None
+    for name in ("seats_stamp", "roles_json", "events_json", "events_after"):
+        assert raw.__dict__[name] == orm.__dict__[name], name
+    # Scoped by campaign: another campaign's id finds nothing.
+    assert read_conflict_row(posse.pk, campaign_id=posse.campaign_id + 999, campaign=True) is None
