@@ -29,6 +29,7 @@ from django.db.models import (
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, Greatest
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
@@ -287,6 +288,8 @@ def read_conflict_row(
     """PostgreSQL only: the conflict as ``for_screens`` would read it (with its campaign when
     ``campaign``, its session, and the annotations; with ``locked``, its row locked and
     ``last_seq`` and ``snapshot_version`` too), or None."""
+    if locked and not connection.in_atomic_block:  # as select_for_update() refuses it
+        raise TransactionManagementError("A locked read must be inside a transaction.")
     shape = _conflict_row(campaign=campaign, locked=locked)
     events_after = timelines.last_seq(conflict_id)
     with connection.cursor() as cursor:
@@ -305,9 +308,10 @@ def read_conflict_row(
             None if values[0] is None else model.from_db(connection.alias, names, values)
         )
     conflict: Conflict = instances[0]
+    # As select_related leaves them: the related objects cached, the ids as read.
     if campaign:
-        conflict.campaign = instances[1]
-    conflict.session = instances[-1]
+        Conflict._meta.get_field("campaign").set_cached_value(conflict, instances[1])
+    Conflict._meta.get_field("session").set_cached_value(conflict, instances[-1])
     conflict.__dict__.update(zip(shape.extras, row[start:], strict=True))
     conflict.__dict__["events_after"] = events_after
     return conflict
@@ -536,7 +540,8 @@ def _locked(conflict_id: int, membership: Membership) -> Conflict:
             conflict = read_conflict_row(
                 conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
             )
-            assert conflict is not None  # locked: it cannot have gone
+            if conflict is None:  # locked since: it cannot have gone
+                raise Conflict.DoesNotExist("No such conflict in this campaign.")
         conflict.campaign = membership.campaign  # the same row, read with the membership
         return conflict
 

@@ -208,3 +208,41 @@ def test_the_plain_sql_read_gives_what_the_orm_gives(
         assert raw.__dict__[name] == orm.__dict__[name], name
     # Scoped by campaign: another campaign's id finds nothing.
     assert read_conflict_row(posse.pk, campaign_id=posse.campaign_id + 999, campaign=True) is None
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a request is
+def test_the_locked_plain_sql_read_gives_what_the_orm_gives(
+    posse: Conflict, player_a: User, pc_a: Any
+) -> None:
+    """The move's locked read: the same as the ORM's select_for_update read, with the number of
+    the last line and the version as the statement's snapshot saw it; refused outside a
+    transaction, as select_for_update() is."""
+    from django.db import transaction
+    from django.db.transaction import TransactionManagementError
+
+    from conflicts.services import _last_seq, for_screens, read_conflict_row
+
+    propose(posse, player_a, pc_a, ("hand", "eye"))
+    with pytest.raises(TransactionManagementError):
+        read_conflict_row(posse.pk, campaign_id=posse.campaign_id, campaign=False, locked=True)
+    with transaction.atomic():
+        raw = read_conflict_row(
+            posse.pk, campaign_id=posse.campaign_id, campaign=False, locked=True
+        )
+        orm = (
+            for_screens(
+                Conflict.objects.select_for_update(of=("self",)).select_related("session"),
+                events_after=timelines.last_seq(posse.pk),
+            )
+            .annotate(last_seq=_last_seq())
+            .get(pk=posse.pk)
+        )
+    assert raw is not None
+    assert _fields(raw) == _fields(orm)
+    assert raw._state.db == orm._state.db
+    assert raw._state.adding is orm._state.adding is False
+    assert raw.__dict__["last_seq"] == orm.__dict__["last_seq"] == 2
+    assert raw.__dict__["snapshot_version"] == raw.version == 1
+    for name in ("seats_stamp", "roles_json", "events_json", "events_after"):
+        assert raw.__dict__[name] == orm.__dict__[name], name
