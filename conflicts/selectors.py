@@ -40,9 +40,9 @@ from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
 from conflicts.services import (
     controlled_pids_among,
-    for_screens,
     read_conflict_row,
     read_seats_for_screens,
+    with_seats_stamp,
 )
 from conflicts.timelines import Lines, entries, lines_from_json, timelines
 
@@ -239,7 +239,7 @@ def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
     """Read the rest of ``conflict``'s screens: the seats (no query when this process has them
     at their stamp, or a move just read them), the timeline lines not read yet and, with
     ``roles``, the members (neither queried apart when the conflict was read with
-    ``for_screens`` on PostgreSQL)."""
+    ``services.read_conflict_row`` on PostgreSQL)."""
     read_seats_for_screens(conflict)  # none if the move left them, or unchanged since (stamp)
     seats = list(conflict.seats.all())
     over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
@@ -254,7 +254,7 @@ def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
 
 def _roles(conflict: Conflict) -> dict[int, str]:
     """User id -> role of everyone in the conflict's campaign: from the conflict's own query
-    when it was made with ``services.for_screens`` (PostgreSQL), else in a query of its own."""
+    when it was read by ``services.read_conflict_row`` (PostgreSQL), else in a query of its own."""
     read: str | None = conflict.__dict__.get("roles_json")
     if read is not None:
         return {int(user_id): role for user_id, role in json.loads(read)}
@@ -270,10 +270,7 @@ def load_table(conflict_id: int) -> TableData | None:
         conflict = read_conflict_row(conflict_id, campaign=True)
         return None if conflict is None else table_data(conflict, roles=True)
     found = list(
-        for_screens(
-            Conflict.objects.select_related("campaign", "session"),
-            events_after=timelines.last_seq(conflict_id),
-        )
+        with_seats_stamp(Conflict.objects.select_related("campaign", "session"))
         .filter(pk=conflict_id)
         .order_by()[:1]  # by its key: no ORDER BY to compile at every read of a busy table
     )
@@ -809,7 +806,7 @@ def timeline(conflict: Conflict) -> Lines:
     """The timeline's lines, in order: plain values (read at every move of a busy table, and
     kept with the shared reads, so no model instances). Only the lines this process has not
     read yet are read (``conflicts.timelines``): from the conflict's own query when it was
-    made with ``services.for_screens`` (PostgreSQL), else in a query of their own."""
+    read by ``services.read_conflict_row`` (PostgreSQL), else in a query of their own."""
     lines: Lines | None = conflict.__dict__.get("timeline_lines")  # a move's, as committed
     if lines is not None:
         return lines

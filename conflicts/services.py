@@ -24,7 +24,6 @@ from django.db.models import (
     Prefetch,
     QuerySet,
     Subquery,
-    Value,
     prefetch_related_objects,
 )
 from django.db.models.expressions import RawSQL
@@ -202,23 +201,6 @@ def with_seats_stamp(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
     return conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))
 
 
-def for_screens(conflicts: QuerySet[Conflict], *, events_after: int) -> QuerySet[Conflict]:
-    """``with_seats_stamp``, and on PostgreSQL what else the screens read, in the same query:
-    ``roles_json``, the campaign's members and their roles, and ``events_json``, the
-    timeline's lines after line ``events_after`` (a process keeps the lines it read: events
-    are only ever appended). Both as JSON text (``selectors.table_data`` reads them), so a
-    read of a table is one statement instead of three. Elsewhere (SQLite) neither: the
-    screens query them apart."""
-    conflicts = with_seats_stamp(conflicts)
-    if connection.vendor != "postgresql":
-        return conflicts
-    return conflicts.annotate(
-        roles_json=RawSQL(_roles_json_sql(), ()),
-        events_json=RawSQL(_events_json_sql(), (events_after,)),
-        events_after=Value(events_after),
-    )
-
-
 # --- The hot reads, on PostgreSQL, as plain SQL --------------------------------------------------
 # A busy table is read at every move: under its lock by the move, and by every other process for
 # its screens. The ORM compiled that query afresh each time (select_related, five sub-selects:
@@ -285,9 +267,12 @@ def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
 def read_conflict_row(
     conflict_id: int, *, campaign_id: int | None = None, campaign: bool, locked: bool = False
 ) -> Conflict | None:
-    """PostgreSQL only: the conflict as ``for_screens`` would read it (with its campaign when
-    ``campaign``, its session, and the annotations; with ``locked``, its row locked and
-    ``last_seq`` and ``snapshot_version`` too), or None."""
+    """PostgreSQL only: the conflict with its session (and its campaign when ``campaign``) and,
+    from the same statement, what its screens read besides: ``seats_stamp``, ``roles_json``
+    (the campaign's members and their roles) and ``events_json`` (the timeline lines after
+    ``events_after``, the last one this process has: events are only ever appended), both as
+    JSON text for ``selectors.table_data``; with ``locked``, its row locked, ``last_seq`` and
+    ``snapshot_version`` too. None when there is no such conflict (in that campaign)."""
     if locked and not connection.in_atomic_block:  # as select_for_update() refuses it
         raise TransactionManagementError("A locked read must be inside a transaction.")
     shape = _conflict_row(campaign=campaign, locked=locked)
@@ -524,47 +509,36 @@ def _locked(conflict_id: int, membership: Membership) -> Conflict:
     """The conflict, its row locked until the move commits, read as the screens read it
     (``table_data``: the answer to the move uses it again) with the number of its last line.
 
-    One statement, unless it had to wait for the lock: PostgreSQL then returns the row as the
-    move that held the lock left it, but the sub-selects beside it (the last line, the
-    timeline, the seats' stamp, the members) as they were when the statement began —
-    ``snapshot_version`` tells, and they are read again, under the lock, in a second one."""
+    On PostgreSQL one statement, unless it had to wait for the lock: PostgreSQL then returns
+    the row as the move that held the lock left it, but the sub-selects beside it (the last
+    line, the timeline, the seats' stamp, the members) as they were when the statement began
+    — ``snapshot_version`` tells, and they are read again, under the lock, in a second one.
+    SQLite has no row locks (one writer at a time): the ORM reads it, the rest apart."""
 
-    if connection.vendor == "postgresql":
-        conflict = read_conflict_row(
-            conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
-        )
-        if conflict is None:
-            raise Conflict.DoesNotExist("No such conflict in this campaign.")
-        if conflict.snapshot_version != conflict.version:  # type: ignore[attr-defined]
-            # A new statement sees every commit; under the lock held since.
-            conflict = read_conflict_row(
+    def read() -> Conflict | None:
+        if connection.vendor == "postgresql":
+            return read_conflict_row(
                 conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
             )
-            if conflict is None:  # locked since: it cannot have gone
-                raise Conflict.DoesNotExist("No such conflict in this campaign.")
-        conflict.campaign = membership.campaign  # the same row, read with the membership
-        return conflict
-
-    def read(conflicts: QuerySet[Conflict]) -> Conflict:
-        conflict = (
-            for_screens(
-                conflicts.select_related("session"),
-                events_after=timelines.last_seq(conflict_id),
-            )
+        return (
+            Conflict.objects.select_for_update(of=("self",))
+            .select_related("session")
             .annotate(last_seq=_last_seq())
-            .get(pk=conflict_id, campaign_id=membership.campaign_id)
+            .filter(pk=conflict_id, campaign_id=membership.campaign_id)
+            .first()
         )
-        conflict.campaign = membership.campaign  # the same row, read with the membership
-        return conflict
 
-    version_then = Conflict.objects.filter(pk=OuterRef("pk")).values("version")
-    conflict = read(
-        Conflict.objects.select_for_update(of=("self",)).annotate(
-            snapshot_version=Subquery(version_then)
-        )
+    conflict = read()
+    waited = (
+        conflict is not None
+        and "snapshot_version" in conflict.__dict__
+        and (conflict.__dict__["snapshot_version"] != conflict.version)
     )
-    if conflict.snapshot_version != conflict.version:  # type: ignore[attr-defined]
-        conflict = read(Conflict.objects.all())  # a new statement sees every commit
+    if waited:
+        conflict = read()  # a new statement sees every commit, under the lock held since
+    if conflict is None:
+        raise Conflict.DoesNotExist("No such conflict in this campaign.")
+    conflict.campaign = membership.campaign  # the same row, read with the membership
     return conflict
 
 

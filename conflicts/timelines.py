@@ -34,7 +34,7 @@ Lines = tuple[TimelineEntry, ...]
 
 
 def lines_from_json(text: str) -> Lines:
-    """The lines of ``services.for_screens``'s ``events_json``: ``[[seq, version, text,
+    """The lines of ``services.read_conflict_row``'s ``events_json``: ``[[seq, version, text,
     created_at, actor name], …]``, times as PostgreSQL's JSON writes them (ISO 8601)."""
     return tuple(
         TimelineEntry(seq, version, line, datetime.fromisoformat(at).astimezone(UTC), actor)
