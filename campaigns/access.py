@@ -6,11 +6,14 @@ Dealer action get 403 with a plain message.
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
+from dustdevils.rows import ModelColumns, fetch_one
 
 
 class DealerOnly(PermissionDenied):
@@ -24,18 +27,29 @@ def membership_for(user: User | AnonymousUser, slug: str) -> Membership:
     """The user's seat at the campaign ``slug``, or 404 for anyone without one."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    # One seat per user and campaign; no ORDER BY (first() would sort by the model's
-    # ordering: a cost on every request for nothing).
-    found = list(
-        Membership.objects.select_related("campaign")
-        .filter(campaign__slug=slug, user=user)
-        .order_by()[:1]
-    )
-    if not found:
+    # Every campaign page and move starts here: the SQL is made once (dustdevils.rows), as
+    # ``Membership.objects.select_related("campaign").get(campaign__slug=slug, user=user)``
+    # would read it (one seat per user and campaign).
+    sql, seat, campaign = _membership_read()
+    row = fetch_one(sql, [slug, user.pk])
+    membership = None if row is None else seat.instance(row)
+    found = None if row is None else campaign.instance(row, len(seat.names))
+    if membership is None or found is None:
         raise Http404("No such campaign.")
-    membership = found[0]
+    membership.campaign = found  # as select_related caches it
     membership.user = user  # the request's own, already read: not joined again
     return membership
+
+
+@cache
+def _membership_read() -> tuple[str, ModelColumns[Membership], ModelColumns[Campaign]]:
+    seat, campaign = ModelColumns.of(Membership, "m"), ModelColumns.of(Campaign, "c")
+    sql = (
+        f"SELECT {seat.sql}, {campaign.sql} FROM {seat.table} "
+        f"INNER JOIN {campaign.table} ON {campaign.alias}.id = {seat.alias}.campaign_id "
+        f"WHERE {campaign.alias}.slug = %s AND {seat.alias}.user_id = %s"
+    )
+    return sql, seat, campaign
 
 
 def dealer_membership_for(

@@ -258,8 +258,19 @@ def _roles(conflict: Conflict) -> dict[int, str]:
     read: str | None = conflict.__dict__.get("roles_json")
     if read is not None:
         return {int(user_id): role for user_id, role in json.loads(read)}
-    return dict(
-        Membership.objects.filter(campaign_id=conflict.campaign_id).values_list("user_id", "role")
+    # Every move's answer reads them (after its commit): SQL made once, not a query compiled
+    # each time (``Membership.objects.filter(campaign_id=...).values_list("user_id", "role")``).
+    with connection.cursor() as cursor:
+        cursor.execute(_roles_sql(), [conflict.campaign_id])
+        return dict(cursor.fetchall())
+
+
+@lru_cache(maxsize=1)
+def _roles_sql() -> str:
+    q = connection.ops.quote_name
+    return (
+        f"SELECT {q('user_id')}, {q('role')} FROM {q(Membership._meta.db_table)} "
+        f"WHERE {q('campaign_id')} = %s"
     )
 
 

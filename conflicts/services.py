@@ -40,6 +40,7 @@ from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat
 from conflicts.timelines import TimelineEntry, lines_from_json, timelines
+from dustdevils.rows import ModelColumns, fetch_one
 
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
@@ -215,7 +216,7 @@ class _RowShape:
     """The SQL of a read and how to turn its row into instances."""
 
     sql: str
-    models: tuple[tuple[type[Any], tuple[str, ...], tuple[tuple[int, Any, Any], ...]], ...]
+    models: tuple[ModelColumns[Any], ...]  # the conflict, (its campaign,) its session
     extras: tuple[str, ...]  # the annotations after the models' columns
 
 
@@ -223,27 +224,17 @@ class _RowShape:
 def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
     q = connection.ops.quote_name
     table = q(Conflict._meta.db_table)
-    joined: list[tuple[type[Any], str]] = [(Conflict, table)]
+    models: list[ModelColumns[Any]] = [ModelColumns.of(Conflict, table)]
     joins = []
     if campaign:
-        joined.append((Campaign, q(Campaign._meta.db_table)))
-        joins.append(f"INNER JOIN {joined[-1][1]} ON {joined[-1][1]}.id = {table}.campaign_id")
-    joined.append((GameSession, q(GameSession._meta.db_table)))
-    joins.append(f"LEFT OUTER JOIN {joined[-1][1]} ON {joined[-1][1]}.id = {table}.session_id")
-    columns = []
-    models = []
-    for model, alias in joined:
-        fields = model._meta.concrete_fields
-        columns += [f"{alias}.{q(f.column)}" for f in fields]
-        converters = tuple(
-            (i, converter, f.get_col(alias))
-            for i, f in enumerate(fields)
-            for converter in (
-                *connection.ops.get_db_converters(f.get_col(alias)),
-                *f.get_db_converters(connection),
-            )
+        models.append(ModelColumns.of(Campaign, q(Campaign._meta.db_table)))
+        joins.append(
+            f"INNER JOIN {models[-1].alias} ON {models[-1].alias}.id = {table}.campaign_id"
         )
-        models.append((model, tuple(f.attname for f in fields), converters))
+    models.append(ModelColumns.of(GameSession, q(GameSession._meta.db_table)))
+    joins.append(
+        f"LEFT OUTER JOIN {models[-1].alias} ON {models[-1].alias}.id = {table}.session_id"
+    )
     event = q(Event._meta.db_table)
     extras = {
         "seats_stamp": _seats_stamp_sql(),
@@ -255,7 +246,7 @@ def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
             f"SELECT coalesce(max(e2.seq), 0) FROM {event} e2 WHERE e2.conflict_id = {table}.id"
         )
         extras["snapshot_version"] = f"SELECT v.version FROM {table} v WHERE v.id = {table}.id"
-    columns += [f"({sql})" for sql in extras.values()]
+    columns = [m.sql for m in models] + [f"({sql})" for sql in extras.values()]
     sql = (
         f"SELECT {', '.join(columns)} FROM {table} {' '.join(joins)} "
         f"WHERE {table}.id = %s AND {table}.campaign_id = coalesce(%s, {table}.campaign_id)"
@@ -277,21 +268,14 @@ def read_conflict_row(
         raise TransactionManagementError("A locked read must be inside a transaction.")
     shape = _conflict_row(campaign=campaign, locked=locked)
     events_after = timelines.last_seq(conflict_id)
-    with connection.cursor() as cursor:
-        cursor.execute(shape.sql, [events_after, conflict_id, campaign_id])
-        row = cursor.fetchone()
+    row = fetch_one(shape.sql, [events_after, conflict_id, campaign_id])
     if row is None:
         return None
     instances: list[Any] = []
     start = 0
-    for model, names, converters in shape.models:
-        values = list(row[start : start + len(names)])
-        start += len(names)
-        for i, converter, expression in converters:
-            values[i] = converter(values[i], expression, connection)
-        instances.append(
-            None if values[0] is None else model.from_db(connection.alias, names, values)
-        )
+    for columns in shape.models:
+        instances.append(columns.instance(row, start))
+        start += len(columns.names)
     conflict: Conflict = instances[0]
     # As select_related leaves them: the related objects cached, the ids as read.
     if campaign:

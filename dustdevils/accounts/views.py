@@ -34,7 +34,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="dustdevils.accounts.backends.ModelBackendReadOnce")
         return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
 

@@ -168,7 +168,7 @@ def build_tables(count: int, players: int = PLAYERS) -> Tables:
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "dustdevils.accounts.backends.ModelBackendReadOnce"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         cookies[user.username] = session.session_key

@@ -259,3 +259,15 @@ def test_the_locked_plain_sql_read_gives_what_the_orm_gives(
     assert raw.__dict__["last_seq"] == orm.__dict__["last_seq"] == 2
     assert raw.__dict__["snapshot_version"] == raw.version == 1
     assert_same_extras(raw, timelines.last_seq(posse.pk))
+
+
+@pytest.mark.django_db
+def test_the_members_read_apart_are_the_orm_s(posse: Conflict, outsider: User) -> None:
+    """After a move the answer reads the members again, with SQL made once (both databases)."""
+    plain = Conflict.objects.get(pk=posse.pk)
+    expected = dict(
+        Membership.objects.filter(campaign_id=posse.campaign_id).values_list("user_id", "role")
+    )
+    assert selectors._roles(plain) == expected
+    assert outsider.pk not in expected
+    assert len(expected) == 3

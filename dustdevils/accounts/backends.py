@@ -1,0 +1,34 @@
+"""The user read of every logged-in request, its SQL made once (dustdevils.rows)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
+from django.db import connection
+
+from dustdevils.rows import ModelColumns, fetch_one
+
+
+class ModelBackendReadOnce(ModelBackend):
+    """Django's ModelBackend (passwords, permissions, ``is_active``), but the user that the
+    session names is read with SQL made once per process instead of a query compiled at
+    every request (``User.objects.get(pk=...)``: ~0.4 ms of CPU, the answer ~0.1 ms)."""
+
+    def get_user(self, user_id: Any) -> User | None:
+        sql, columns = _user_read()
+        row = fetch_one(sql, [user_id])
+        user = None if row is None else columns.instance(row)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+@cache
+def _user_read() -> tuple[str, ModelColumns[User]]:
+    columns: ModelColumns[User] = ModelColumns.of(get_user_model(), "u")
+    pk = columns.model._meta.pk
+    assert pk is not None
+    key = connection.ops.quote_name(pk.column)
+    return f"SELECT {columns.sql} FROM {columns.table} WHERE u.{key} = %s", columns
