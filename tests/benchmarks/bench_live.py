@@ -23,6 +23,8 @@ On loopback only (127.0.0.1), bounded in count and time, it stops by itself:
    template), which must not grow with the players.
 
 ``--quick`` (or BENCH_QUICK=1): 20 tables, 10 s phases. The full run: 200 tables, 20 s phases.
+``BENCH_RATES=60,70,80``: more phases at those rates between phases A and B (exploring where the
+server stops keeping up; B then runs after them).
 Prints the goals beside the figures; a missed goal is said plainly, not a failure (exit 0).
 """
 
@@ -58,6 +60,11 @@ LIGHT_RATE = 2  # actions/s: the latency of a table that is not saturated, for c
 # routes by the conflict's URL would send them; by default they are spread over the processes
 # (a table's screens on both, its moves alternating), so every move crosses Redis.
 AFFINITY = os.environ.get("BENCH_AFFINITY", "").strip() == "1"
+# BENCH_RATES=60,70,80: more phases after the goals' (actions/s), for finding where the server
+# stops keeping up on the machine at hand. Exploring only: the goals are judged as before.
+EXTRA_RATES = [
+    int(r) for r in os.environ.get("BENCH_RATES", "").replace(" ", "").split(",") if r.isdigit()
+]
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 
 
@@ -644,11 +651,14 @@ async def run_load(
             "connected": len(done),
             "connect_seconds": connect,
         }
-        for name, rate in (
-            ("L", LIGHT_RATE),
-            ("A", GOALS["fanout_rate"]),
-            ("B", GOALS["action_rate"]),
-        ):
+        # The exploring rates go between the goals' phases A and B (from A's settled state;
+        # B, the heaviest, last as always — after them when they are asked for).
+        phases = [("L", LIGHT_RATE), ("A", GOALS["fanout_rate"])]
+        phases += [(f"+{rate}", rate) for rate in EXTRA_RATES]
+        phases += [("B", GOALS["action_rate"])]
+        for name, rate in phases:
+            if name.startswith("+") or name == "B":  # a phase before may have overloaded it
+                await _drain(load, load.actions, 90)
             first = len(load.actions)
             cpu_before = cpu_seconds(server_pids or [])
             started = time.perf_counter()
@@ -771,6 +781,9 @@ def main() -> int:
         a, b = result["A"], result["B"]
         report_phase("L (light load)", LIGHT_RATE, result["L"], plan.tables, result["streams"])
         report_phase("A", GOALS["fanout_rate"], a, plan.tables, result["streams"])
+        for rate in EXTRA_RATES:
+            report_phase(f"+{rate} (BENCH_RATES)", rate, result[f"+{rate}"], plan.tables,
+                         result["streams"])  # fmt: skip
         report_phase("B", GOALS["action_rate"], b, plan.tables, result["streams"])
         if result["stream_errors"]:
             print(f"  stream errors: {result['stream_errors']}")
