@@ -46,8 +46,8 @@ def _membership_read() -> tuple[str, ModelColumns[Membership], ModelColumns[Camp
     seat, campaign = ModelColumns.of(Membership, "m"), ModelColumns.of(Campaign, "c")
     sql = (
         f"SELECT {seat.sql}, {campaign.sql} FROM {seat.table} "
-        f"INNER JOIN {campaign.table} ON {campaign.alias}.id = {seat.alias}.campaign_id "
-        f"WHERE {campaign.alias}.slug = %s AND {seat.alias}.user_id = %s"
+        f"INNER JOIN {campaign.table} ON {campaign.col('id')} = {seat.col('campaign')} "
+        f"WHERE {campaign.col('slug')} = %s AND {seat.col('user')} = %s"
     )
     return sql, seat, campaign
 

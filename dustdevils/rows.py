@@ -10,7 +10,7 @@ columns' converters applied (a JSONField is decoded, SQLite's datetimes parsed).
 (quoted names, ``%s`` parameters): the same on PostgreSQL and SQLite.
 
 The tests compare each read with the ORM's (tests/test_rows.py, tests/conflicts/
-test_table_reads.py).
+test_table_reads.py). The reads use the default database (the project has no database router).
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ class ModelColumns(Generic[M]):
         """The columns for a SELECT list: ``alias."column", ...``."""
         q = connection.ops.quote_name
         return ", ".join(f"{self.alias}.{q(f.column)}" for f in self.model._meta.concrete_fields)
+
+    def col(self, field_name: str) -> str:
+        """One field's column under the alias, quoted: ``alias."column"``."""
+        column: str = self.model._meta.get_field(field_name).column  # type: ignore[union-attr,assignment]
+        return f"{self.alias}.{connection.ops.quote_name(column)}"
 
     @property
     def table(self) -> str:

@@ -3,22 +3,26 @@ once (``dustdevils.rows``) give exactly what the ORM's queries give, and refuse 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
+from asgiref.sync import async_to_sync
+from django.contrib import auth
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.http import Http404
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from dustdevils.accounts.backends import ModelBackendReadOnce
+from dustdevils.accounts.backends import BACKEND, REPLACED, ModelBackendReadOnce
 from dustdevils.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
@@ -83,14 +87,53 @@ def test_no_user_for_a_missing_id_nor_an_inactive_account(player_a: User) -> Non
     assert backend.get_user(player_a.pk) is None
 
 
-def test_a_logged_in_request_sees_its_user(client: Any, player_a: User) -> None:
+def test_a_logged_in_request_sees_its_user_through_both_reads(client: Any, player_a: User) -> None:
     client.force_login(player_a)
-    assert (
-        client.session[BACKEND_SESSION_KEY] == "dustdevils.accounts.backends.ModelBackendReadOnce"
-    )
+    assert client.session[BACKEND_SESSION_KEY] == BACKEND
     response = client.get("/")
     assert response.status_code == 200
     assert response.wsgi_request.user == player_a
+    assert isinstance(response.wsgi_request.session, SessionStore)  # the engine in settings
+
+
+def login_session(user: User, backend: str = BACKEND) -> str:
+    """A session as a login writes it (Django's own store)."""
+    written = DjangoSessionStore()
+    written[SESSION_KEY] = str(user.pk)
+    written[BACKEND_SESSION_KEY] = backend
+    written[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    written.create()
+    assert written.session_key is not None
+    return written.session_key
+
+
+def request_with(session_key: str) -> Any:
+    request = RequestFactory().get("/")
+    request.session = SessionStore(session_key)
+    return request
+
+
+def test_a_login_from_before_the_backend_was_replaced_stays_logged_in(player_a: User) -> None:
+    """Sessions name the backend that logged them in: those made with Django's ModelBackend
+    read as made with its subclass, so the change logs nobody out."""
+    assert auth.get_user(request_with(login_session(player_a, REPLACED))) == player_a
+    assert auth.get_user(request_with(login_session(player_a))) == player_a
+    other = "django.contrib.auth.backends.RemoteUserBackend"  # not in settings: refused
+    assert not auth.get_user(request_with(login_session(player_a, other))).is_authenticated
+
+
+def test_a_new_password_logs_the_other_sessions_out(player_a: User) -> None:
+    key = login_session(player_a)
+    player_a.set_password("a new and equally unusual password")
+    player_a.save()
+    assert not auth.get_user(request_with(key)).is_authenticated
+    assert not Session.objects.filter(session_key=key).exists()  # flushed, as Django does
+
+
+def test_the_async_reads_of_the_live_streams_agree(player_a: User) -> None:
+    key = login_session(player_a, REPLACED)
+    assert async_to_sync(auth.aget_user)(request_with(key)) == player_a
+    assert async_to_sync(SessionStore(key).aload)()[SESSION_KEY] == str(player_a.pk)
 
 
 # --- The session ----------------------------------------------------------------------------------
@@ -121,6 +164,19 @@ def test_an_expired_or_unknown_session_is_empty_and_forgets_its_key(player_a: Us
     unknown = SessionStore("x" * 32)
     assert unknown.load() == {}
     assert unknown.session_key is None
+
+
+def test_a_session_expires_at_the_same_instant_as_django_s(player_a: User) -> None:
+    now = datetime(2030, 5, 6, 7, 8, 9, 500_000, tzinfo=UTC)
+    for offset in (-1_000_000, -1, 0, 1, 1_000_000):  # microseconds from now
+        key = login_session(player_a)
+        Session.objects.filter(session_key=key).update(
+            expire_date=now + timedelta(microseconds=offset)
+        )
+        with mock.patch("django.utils.timezone.now", return_value=now):
+            ours, django_s = SessionStore(key).load(), DjangoSessionStore(key).load()
+        assert bool(ours) == (offset > 0), offset
+        assert ours == django_s, offset
 
 
 def test_a_session_saved_by_the_store_is_read_back(player_a: User) -> None:

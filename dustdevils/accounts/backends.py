@@ -1,4 +1,9 @@
-"""The user read of every logged-in request, its SQL made once (dustdevils.rows)."""
+"""The user read of every logged-in request, its SQL made once (dustdevils.rows).
+
+``BACKEND`` is this backend's path: what a login records in the session. Sessions made before it
+replaced Django's ModelBackend name that one; ``dustdevils.sessions`` reads them as naming this
+(the same checks: it is a subclass that only reads the user differently), so nobody is logged out
+by the change. The async ``aget_user`` (the live streams, once per stream) is Django's own."""
 
 from __future__ import annotations
 
@@ -8,9 +13,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
-from django.db import connection
 
 from dustdevils.rows import ModelColumns, fetch_one
+
+BACKEND = "dustdevils.accounts.backends.ModelBackendReadOnce"
+REPLACED = "django.contrib.auth.backends.ModelBackend"
 
 
 class ModelBackendReadOnce(ModelBackend):
@@ -30,5 +37,4 @@ def _user_read() -> tuple[str, ModelColumns[User]]:
     columns: ModelColumns[User] = ModelColumns.of(get_user_model(), "u")
     pk = columns.model._meta.pk
     assert pk is not None
-    key = connection.ops.quote_name(pk.column)
-    return f"SELECT {columns.sql} FROM {columns.table} WHERE u.{key} = %s", columns
+    return f"SELECT {columns.sql} FROM {columns.table} WHERE {columns.col(pk.name)} = %s", columns

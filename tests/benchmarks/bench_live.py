@@ -168,6 +168,7 @@ def build_tables(count: int, players: int = PLAYERS) -> Tables:
     from campaigns.services import campaign_create
     from characters.services import character_create
     from conflicts.services import HandSpec, conflict_create, pid_of
+    from dustdevils.accounts.backends import BACKEND
 
     names = ["dealer"] + [f"player{i}" for i in range(1, players + 1)]
     users = [User.objects.create_user(n, password=None) for n in names]
@@ -175,7 +176,7 @@ def build_tables(count: int, players: int = PLAYERS) -> Tables:
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "dustdevils.accounts.backends.ModelBackendReadOnce"
+        session[BACKEND_SESSION_KEY] = BACKEND
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         cookies[user.username] = session.session_key
