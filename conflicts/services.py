@@ -226,14 +226,15 @@ def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
     table = q(Conflict._meta.db_table)
     models: list[ModelColumns[Any]] = [ModelColumns.of(Conflict, table)]
     joins = []
+    conflict = models[0]
     if campaign:
         models.append(ModelColumns.of(Campaign, q(Campaign._meta.db_table)))
         joins.append(
-            f"INNER JOIN {models[-1].alias} ON {models[-1].alias}.id = {table}.campaign_id"
+            f"INNER JOIN {models[-1].alias} ON {models[-1].col('id')} = {conflict.col('campaign')}"
         )
     models.append(ModelColumns.of(GameSession, q(GameSession._meta.db_table)))
     joins.append(
-        f"LEFT OUTER JOIN {models[-1].alias} ON {models[-1].alias}.id = {table}.session_id"
+        f"LEFT OUTER JOIN {models[-1].alias} ON {models[-1].col('id')} = {conflict.col('session')}"
     )
     event = q(Event._meta.db_table)
     extras = {
