@@ -65,6 +65,18 @@ AFFINITY = os.environ.get("BENCH_AFFINITY", "").strip() == "1"
 EXTRA_RATES = [
     int(r) for r in os.environ.get("BENCH_RATES", "").replace(" ", "").split(",") if r.isdigit()
 ]
+
+
+def extra_phases() -> list[tuple[str, int]]:
+    """The BENCH_RATES phases' names and rates: "+60", and "+60 #2" for a rate asked again
+    (BENCH_RATES=50,50,50 measures whether a steady rate gets slower as the tables grow)."""
+    out: list[tuple[str, int]] = []
+    for rate in EXTRA_RATES:
+        again = sum(1 for _, r in out if r == rate)
+        out.append((f"+{rate}" + (f" #{again + 1}" if again else ""), rate))
+    return out
+
+
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 
 
@@ -655,7 +667,7 @@ async def run_load(
         # The exploring rates go between the goals' phases A and B (from A's settled state;
         # B, the heaviest, last as always — after them when they are asked for).
         phases = [("L", LIGHT_RATE), ("A", GOALS["fanout_rate"])]
-        phases += [(f"+{rate}", rate) for rate in EXTRA_RATES]
+        phases += [(name, rate) for name, rate in extra_phases()]
         phases += [("B", GOALS["action_rate"])]
         for name, rate in phases:
             if name.startswith("+") or name == "B":  # a phase before may have overloaded it
@@ -782,8 +794,8 @@ def main() -> int:
         a, b = result["A"], result["B"]
         report_phase("L (light load)", LIGHT_RATE, result["L"], plan.tables, result["streams"])
         report_phase("A", GOALS["fanout_rate"], a, plan.tables, result["streams"])
-        for rate in EXTRA_RATES:
-            report_phase(f"+{rate} (BENCH_RATES)", rate, result[f"+{rate}"], plan.tables,
+        for name, rate in extra_phases():
+            report_phase(f"{name} (BENCH_RATES)", rate, result[name], plan.tables,
                          result["streams"])  # fmt: skip
         report_phase("B", GOALS["action_rate"], b, plan.tables, result["streams"])
         if result["stream_errors"]:
