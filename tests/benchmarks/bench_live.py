@@ -667,7 +667,7 @@ async def run_load(
         # The exploring rates go between the goals' phases A and B (from A's settled state;
         # B, the heaviest, last as always — after them when they are asked for).
         phases = [("L", LIGHT_RATE), ("A", GOALS["fanout_rate"])]
-        phases += [(name, rate) for name, rate in extra_phases()]
+        phases += extra_phases()
         phases += [("B", GOALS["action_rate"])]
         for name, rate in phases:
             if name.startswith("+") or name == "B":  # a phase before may have overloaded it
