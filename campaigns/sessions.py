@@ -27,13 +27,13 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from campaigns import live
 from campaigns.models import Campaign, GameSession, JobRun, SessionEvent
 from campaigns.selectors import display_name
 from campaigns.services import CampaignError
 from characters.models import AttributeChange, Character, SessionSnapshot
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES
 from conflicts.models import Conflict
+from dustdevils.live import broadcast as live
 
 log = logging.getLogger(__name__)
 

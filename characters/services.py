@@ -15,7 +15,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from campaigns import live
 from campaigns.models import Campaign, GameSession
 from characters.models import Character, ChipEntry, Knack
 from characters.rules import (
@@ -32,6 +31,7 @@ from characters.rules import (
 )
 from characters.selectors import bought_points
 from conflicts.models import Conflict
+from dustdevils.live import broadcast as live
 
 
 class CharacterError(ValueError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from characters.views import chips, sheets
-from characters.views.stream import character_stream
+from dustdevils.live.character_stream import character_stream
 
 app_name = "characters"
 

@@ -629,7 +629,7 @@ def _record(
 ) -> None:
     """One history row per attribute that changed (characters.AttributeChange)."""
     after = _currents(character.pk)
-    from campaigns import live
+    from dustdevils.live import broadcast as live
 
     live.publish_on_commit(f"character-{character.pk}")  # open sheets refresh
     AttributeChange.objects.bulk_create(
@@ -648,7 +648,7 @@ def _record(
 
 
 def _publish_on_commit(conflict: Conflict) -> None:
-    from campaigns import live
+    from dustdevils.live import broadcast as live
 
     table, version = f"conflict-{conflict.pk}", conflict.version
     transaction.on_commit(lambda: live.publish(table, version))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from conflicts import streams, views
+from conflicts import views
+from dustdevils.live import conflict_streams as streams
 
 app_name = "conflicts"
 

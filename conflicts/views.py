@@ -18,7 +18,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from campaigns import live
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from conflicts import rulings as rulings_text
@@ -31,7 +30,8 @@ from conflicts.services import (
     conflict_deal_again,
     conflict_move,
 )
-from conflicts.streams import offer_read
+from dustdevils.live import broadcast as live
+from dustdevils.live.conflict_streams import offer_read
 from dustdevils.types import HtmxHttpRequest
 
 

@@ -178,8 +178,9 @@ def npc(campaign: Any) -> Any:
 def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
-    from campaigns import live
-    from conflicts import fragments, selectors, services, streams, timelines
+    from conflicts import fragments, selectors, services, timelines
+    from dustdevils.live import broadcast as live
+    from dustdevils.live import conflict_streams as streams
 
     yield
     services.seat_reads.clear()

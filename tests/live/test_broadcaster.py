@@ -8,7 +8,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import override_settings
 
-from campaigns import live
+from dustdevils.live import broadcast as live
 
 
 async def _next(table: str, timeout: float = 3.0) -> int:

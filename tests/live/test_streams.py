@@ -18,12 +18,12 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.test import AsyncClient, Client, override_settings
 
-from campaigns import live
 from campaigns.models import Membership
-from conflicts import streams
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import controlled_pids, pid_of
+from dustdevils.live import broadcast as live
+from dustdevils.live import conflict_streams as streams
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized, texts
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -188,7 +188,7 @@ def test_it_tells_open_sheets_on_commit(
     hurt(pc_a, hand=1)
     end(open_session, dealer)
     with (
-        mock.patch("campaigns.live.publish") as publish,
+        mock.patch("dustdevils.live.broadcast.publish") as publish,
         django_capture_on_commit_callbacks(execute=True),
     ):
         session_recover(session_id=open_session.pk)

@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponseForbidden, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
-from campaigns import live
 from campaigns.access import membership_for
 from characters.selectors import character_for
-from conflicts.streams import PING_SECONDS, let_go, let_go_sync, sse
+from dustdevils.live import broadcast as live
+from dustdevils.live.conflict_streams import PING_SECONDS, let_go, let_go_sync, sse
 
 
 def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:

@@ -51,11 +51,11 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
-from campaigns import live
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from conflicts.models import Conflict
 from conflicts.selectors import TableData, conflict_view, load_table
+from dustdevils.live import broadcast as live
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
