@@ -30,8 +30,6 @@ from conflicts.services import (
     conflict_deal_again,
     conflict_move,
 )
-from dustdevils.live import broadcast as live
-from dustdevils.live.conflict_streams import offer_read
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -123,8 +121,7 @@ def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> H
     if form_class is None:
         raise Http404("No such move.")
     membership = _member(request, slug, dealer=form_class.dealer_only())
-    with live.held() as hold:  # the screens hear of the move once this answer has gone out
-        return hold.after(_move(request, conflict_id, membership, form_class(request.POST)))
+    return _move(request, conflict_id, membership, form_class(request.POST))
 
 
 def _move(
@@ -204,12 +201,11 @@ def _screen(
     moved: bool = False,
 ) -> HttpResponse:
     """``moved``: the message is what the last move did, in the timeline's words."""
-    data = table_data(conflict, roles=True)
+    data = table_data(conflict)
     context = conflict_view(conflict, membership, advise=advise, data=data)
     if moved:
         notice = " ".join(e.text for e in data.events if e.version == conflict.version)
     context.update(notice=notice, error=error)
-    offer_read(data)  # this process's live streams need not read it again
     return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
 
 

@@ -180,12 +180,10 @@ def _forget_process_caches() -> Iterator[None]:
     gives out the same conflict ids again (a real database never does)."""
     from conflicts import fragments, selectors, services, timelines
     from dustdevils.live import broadcast as live
-    from dustdevils.live import conflict_streams as streams
 
     yield
     services.seat_reads.clear()
     timelines.timelines.clear()
-    streams._offered.clear()
     fragments.forget()
     live.forget()
     selectors._recent_odds.clear()

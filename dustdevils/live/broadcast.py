@@ -21,8 +21,8 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from django.conf import settings
 
@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "dd:table:"
 Listener = Callable[[str, int], None]
-T = TypeVar("T")
 
 _lock = threading.Lock()
 _listeners: set[Listener] = set()
@@ -55,79 +54,9 @@ def _set_healthy(healthy: bool) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, HEALTH)
 
 
-_held = threading.local()
-# Tables whose announcement this process is holding back from its OWN streams until a move's
-# answer has gone out: table -> (version, give-up time). Redis has already been told, so the
-# other processes start on their screens at once (they work while this one answers the mover).
-_deferred: dict[str, tuple[int, float]] = {}
-DEFER_AT_MOST = 2.0  # seconds: a hold whose response is never closed stops holding
-
-
-class Hold:
-    """The announcements held back by ``held()``; ``after(response)`` sends them once that
-    response has gone out (Django closes every response after sending it)."""
-
-    def __init__(self) -> None:
-        self.queue: list[tuple[str, int]] = []
-        self.response: Any = None
-
-    def after(self, response: T) -> T:
-        self.response = response
-        return response
-
-    def hold(self, table: str, version: int) -> None:
-        self.queue.append((table, version))
-        if settings.BROADCASTER != "redis":
-            return
-        with _lock:  # before Redis hears of it: its echo to this process must find the hold
-            held_version, _ = _deferred.get(table, (-1, 0.0))
-            _deferred[table] = (max(version, held_version), time.monotonic() + DEFER_AT_MOST)
-        _send_to_redis(table, version)  # on failure the version is delivered here, below
-
-    def send(self) -> None:
-        queue, self.queue = self.queue, []
-        for table, version in queue:
-            if settings.BROADCASTER == "redis":
-                with _lock:
-                    held_version, _ = _deferred.get(table, (-1, 0.0))
-                    if held_version <= version:
-                        _deferred.pop(table, None)
-            deliver(table, version)  # this process's own streams, now
-
-
-@contextlib.contextmanager
-def held() -> Iterator[Hold]:
-    """Hold this process's own streams back while a move is answered: the mover's answer goes
-    out first, not queued behind the renders of every screen of the table in this process, and
-    the read it made is ready for them. With Redis the other processes hear of the move at
-    once (they have the other core). Sent to this process's streams on the way out of the
-    block, or once the response given to ``Hold.after`` is sent; at once after an error (the
-    commits have happened)."""
-    outer: Hold | None = getattr(_held, "hold", None)
-    if outer is not None:  # already holding: the outer block sends
-        yield outer
-        return
-    hold = _held.hold = Hold()
-    try:
-        yield hold
-    except BaseException:
-        _held.hold = None
-        hold.send()
-        raise
-    _held.hold = None
-    closers = getattr(hold.response, "_resource_closers", None)
-    if closers is None:
-        hold.send()
-    else:
-        closers.append(hold.send)
-
-
 def publish(table: str, version: int) -> None:
-    """Announce that ``table`` is now at ``version`` (called on commit of a move)."""
-    hold: Hold | None = getattr(_held, "hold", None)
-    if hold is not None:
-        hold.hold(table, version)
-        return
+    """Announce that ``table`` is now at ``version``. Called on commit of a move
+    (``transaction.on_commit``): a stream that hears of it reads the committed version."""
     if settings.BROADCASTER != "redis" or not _send_to_redis(table, version):
         deliver(table, version)
 
@@ -159,11 +88,6 @@ def deliver(table: str, version: int) -> None:
     with _lock:
         if version <= _latest.get(table, -1):
             return
-        held_version, until = _deferred.get(table, (-1, 0.0))
-        if version <= held_version:
-            if time.monotonic() < until:
-                return  # a move here is still answering its mover: ``Hold.send`` delivers it
-            del _deferred[table]
         _latest[table] = version
         listeners = list(_listeners)
         waiting = list(_queues.get(table, ()))
@@ -184,7 +108,6 @@ def forget() -> None:
     """Forget the versions delivered so far (tests: a flushed test database reuses ids)."""
     with _lock:
         _latest.clear()
-        _deferred.clear()
 
 
 def latest(table: str) -> int | None:

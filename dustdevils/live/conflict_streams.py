@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -141,9 +140,6 @@ class SharedReads:
         begun before may not, hence a second read — and never more, whatever was announced."""
         for attempt in range(2):
             known = self._latest.get(conflict_id)
-            offered = _offered.get(conflict_id)
-            if offered is not None and (known is None or offered.version > known.version):
-                known = self._latest[conflict_id] = offered  # read by this process's move
             if known is not None and known.version >= version:
                 self._latest.move_to_end(conflict_id)
                 return known
@@ -175,46 +171,6 @@ class SharedReads:
             while len(self._latest) > self.KEEP:
                 self._latest.popitem(last=False)
         return data
-
-
-class _Offered:
-    """Reads that this process's own requests just made (the move's answer reads the table it
-    committed): the streams here take them instead of reading the same version again."""
-
-    KEEP = 256
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._reads: OrderedDict[int, TableData] = OrderedDict()
-
-    def offer(self, data: TableData) -> None:
-        key = int(data.conflict.pk)
-        with self._lock:
-            known = self._reads.get(key)
-            if known is None or data.version > known.version:
-                self._reads[key] = data
-                self._reads.move_to_end(key)
-                while len(self._reads) > self.KEEP:
-                    self._reads.popitem(last=False)
-
-    def get(self, conflict_id: int) -> TableData | None:
-        with self._lock:
-            return self._reads.get(conflict_id)
-
-    def clear(self) -> None:
-        """Forget every read (tests: a flushed test database hands out conflict ids again,
-        which a real one never does)."""
-        with self._lock:
-            self._reads.clear()
-
-
-_offered = _Offered()
-
-
-def offer_read(data: TableData) -> None:
-    """Hand a fresh read of a table (with its members' roles) to this process's streams."""
-    if data.roles:
-        _offered.offer(data)
 
 
 _reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedReads] = (

@@ -275,36 +275,29 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
     assert reads == [dealt.conflict.pk]  # three screens, one read
 
 
-def test_it_takes_the_read_a_move_in_this_process_just_made(
-    dealt: Table, cast: dict[str, User], pc_a: Any, monkeypatch: pytest.MonkeyPatch
+def test_it_announces_a_move_once_it_commits_and_never_a_refused_one(
+    dealt: Table, cast: dict[str, User], pc_b: Any
 ) -> None:
-    """The move's own answer read the table it committed (with its members): the streams of
-    the same process use that read instead of reading the same version again."""
-    now, url = dealt.version, dealt.url + "stream/"
-    reads: list[int] = []
-    real_load = streams.load_table
-    monkeypatch.setattr(
-        streams, "_load", streams._db_work(lambda cid: reads.append(cid) or real_load(cid))
-    )
+    """DESIGN.md step 2: the move registers ``publish(table, version)`` with
+    ``transaction.on_commit``, so no stream hears of a version it cannot read yet, and a
+    refused move (here: a stale version) announces nothing."""
+    from django.db import transaction
 
-    async def scenario() -> Event:
-        _, stream = await open_stream(cast["player_b"], url)
-        assert stream is not None
-        await stream.next()
-        answer = await in_thread(
-            lambda: dealt.post(cast["player_a"], "draw", htmx=True, pid=pid_of(pc_a), stand="1")
-        )
-        assert answer.status_code == 200
-        try:
-            return await stream.next()
-        finally:
-            await stream.close()
-
-    with override_settings(BROADCASTER="inprocess"):
-        update = asyncio.run(scenario())
-    assert (update.event, update.id) == ("update", now + 1)
-    assert f'data-version="{now + 1}"' in update.data
-    assert reads == []
+    table, now = f"conflict-{dealt.conflict.pk}", dealt.version
+    heard: list[tuple[str, int]] = []
+    unsubscribe = live.subscribe(lambda table, version: heard.append((table, version)))
+    try:
+        with override_settings(BROADCASTER="inprocess"):
+            with transaction.atomic():
+                dealt.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1")
+                assert heard == []  # not before the commit
+            assert heard == [(table, now + 1)]
+            refused = dealt.post(cast["player_b"], "draw", version=now, pid=pid_of(pc_b))
+            assert refused.status_code == 302
+            assert dealt.version == now + 1
+    finally:
+        unsubscribe()
+    assert heard == [(table, now + 1)]
 
 
 def test_it_heals_a_missed_announcement_with_the_poll(
