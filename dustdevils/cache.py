@@ -2,7 +2,7 @@
 
 The cache only saves work (the odds meters, the discard advice); with Redis away every read is
 a miss and every write is dropped, so the pages and the live streams keep working on the
-database alone (the live streams' own fallback is in campaigns.live) instead of answering 500.
+database alone (the live streams' own fallback is in dustdevils.live) instead of answering 500.
 """
 
 from __future__ import annotations

@@ -323,7 +323,7 @@ BROADCASTER = env_choice(
 )
 if BROADCASTER == "redis" and not REDIS_URL:
     raise ImproperlyConfigured("BROADCASTER=redis needs REDIS_URL.")
-# The live streams (conflicts.streams): a ping while idle, and the safety-net re-read of the
+# The live streams (dustdevils.live): a ping while idle, and the safety-net re-read of the
 # version when no announcement came for this long (every sixth of it while Redis is away).
 LIVE_PING_SECONDS = env_int("LIVE_PING_SECONDS", 15, minimum=1)
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 30, minimum=1)

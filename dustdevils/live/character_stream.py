@@ -1,9 +1,9 @@
 """The character sheet, live: ``event: changed`` (the data is only the version) whenever the
-character's chips or attributes change (``campaigns.live.publish_on_commit("character-<id>")``
-in ``characters.services.chips_change`` and the conflict results). The sheet then fetches its
+character's chips or attributes change (``broadcast.publish_on_commit("character-<id>")`` in
+``characters.services.chips_change`` and the conflict results). The sheet then fetches its
 own sections again with a plain GET, through the sheet view and its visibility rules, so the
 stream never carries anything a member could not see. Same transport as the conflict streams
-(``conflicts.streams``): pings while idle, no database connection held.
+(``dustdevils.live.sse``): pings while idle, no database connection held.
 """
 
 from __future__ import annotations
@@ -11,16 +11,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.http import HttpRequest, HttpResponseForbidden, StreamingHttpResponse
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from characters.selectors import character_for
 from dustdevils.live import broadcast as live
-from dustdevils.live.conflict_streams import PING_SECONDS, let_go, let_go_sync, sse
+from dustdevils.live.sse import (
+    PING,
+    PING_SECONDS,
+    EventStream,
+    let_go,
+    let_go_sync,
+    log_in_first,
+    seconds,
+    sse,
+)
 
 
 def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:
@@ -39,30 +47,25 @@ _check = sync_to_async(_check_sync)
 async def character_stream(request: HttpRequest, slug: str, character_id: int) -> HttpResponseBase:
     user = await request.auser()
     if not user.is_authenticated:
-        return HttpResponseForbidden("Log in first.", content_type="text/plain; charset=utf-8")
+        return log_in_first()
     subscription = live.Updates(f"character-{character_id}")
     try:
         await _check(user, slug, character_id)
     except BaseException:
         subscription.close()
         raise
-    response = StreamingHttpResponse(_events(subscription), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    # Also when the body is never iterated (a client gone before the first byte).
-    response._resource_closers.append(subscription.close)  # type: ignore[attr-defined]
-    return response
+    return EventStream(_events(subscription), subscription)
 
 
 async def _events(subscription: live.Updates) -> AsyncIterator[str]:
-    ping_every = float(getattr(settings, "LIVE_PING_SECONDS", PING_SECONDS))
+    ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
     try:
-        await let_go()  # the request thread's session lookup, if the middleware came back
+        await let_go()  # the request thread's session lookup
         yield ": connected\n\n"
         while True:
             version = await subscription.next(timeout=ping_every)
             if version is None:
-                yield ": ping\n\n"
+                yield PING
             else:
                 yield sse("changed", str(version), version)
     finally:

@@ -1,9 +1,9 @@
 """Live conflict screens over Server-Sent Events (DESIGN.md, "The shape of a table action", 3-4).
 
-The broadcaster (``campaigns.live``) only says "conflict-<id> is now at version v". Each open
-stream then re-reads the conflict and renders THIS viewer's main panel through the one per-viewer
-choke point, ``selectors.conflict_view`` (R10) — the same partial the detail or table page
-renders, so no card can reach a stream that the page would not show.
+The broadcaster (``dustdevils.live.broadcast``) only says "conflict-<id> is now at version v".
+Each open stream then re-reads the conflict and renders THIS viewer's main panel through the one
+per-viewer choke point, ``selectors.conflict_view`` (R10) — the same partial the detail or table
+page renders, so no card can reach a stream that the page would not show.
 
 The protocol (the e2e tests and the load benchmark code against it):
 
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -39,12 +38,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponseForbidden,
-    StreamingHttpResponse,
-)
+from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -55,12 +49,20 @@ from campaigns.models import Membership
 from conflicts.models import Conflict
 from conflicts.selectors import TableData, conflict_view, load_table
 from dustdevils.live import broadcast as live
+from dustdevils.live.sse import (
+    PING,
+    PING_SECONDS,
+    POLL_SECONDS,
+    EventStream,
+    let_go,
+    let_go_sync,
+    log_in_first,
+    seconds,
+    sse,
+)
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-PING_SECONDS = 15.0
-POLL_SECONDS = 30.0
 
 
 @require_GET
@@ -192,7 +194,7 @@ async def _safety_net() -> None:
     versions of every conflict with a screen open here, in one query, and announce the ones
     that moved — so an announcement Redis lost still reaches every screen."""
     while True:
-        poll = _seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
+        poll = seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
         await asyncio.sleep(poll if live.redis_healthy() else max(1.0, poll / 6))
         ids = [int(t.removeprefix("conflict-")) for t in live.watched("conflict-")]
         if not ids:
@@ -265,13 +267,6 @@ def _render_sync(viewer: Viewer) -> tuple[int, str]:
     return data.version, panel
 
 
-def let_go_sync() -> None:
-    """Close this thread's connections, unless one is inside a transaction (a test's)."""
-    for conn in connections.all(initialized_only=True):
-        if not conn.in_atomic_block:
-            conn.close()
-
-
 def _first_sync(viewer: Viewer) -> tuple[int, str]:
     try:
         return _render_sync(viewer)
@@ -282,7 +277,6 @@ def _first_sync(viewer: Viewer) -> tuple[int, str]:
 # The snapshot is read in the request's own thread (where the session and the user were just
 # looked up, so a plain test client sees its test data too); later reads are shared.
 _first = sync_to_async(_first_sync)
-let_go = sync_to_async(let_go_sync)
 
 
 # --- The stream ------------------------------------------------------------------------------
@@ -293,7 +287,7 @@ async def _open(
 ) -> HttpResponseBase:
     user = await request.auser()
     if not user.is_authenticated:
-        return HttpResponseForbidden("Log in first.", content_type="text/plain; charset=utf-8")
+        return log_in_first()
     request.user = user  # known now: nothing later looks it up again in another thread
     viewer = Viewer(user.pk, slug, conflict_id, as_table, get_token(request))
     # Listen BEFORE the snapshot is read: a move committed in between is then announced to
@@ -304,45 +298,19 @@ async def _open(
     except BaseException:
         subscription.close()
         raise
-    response = StreamingHttpResponse(
-        _events(viewer, subscription, version, html), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    # Also when the body is never iterated (a client gone before the first byte).
-    response._resource_closers.append(subscription.close)  # type: ignore[attr-defined]
-    return response
-
-
-def sse(event: str, data: str, version: int | None = None) -> str:
-    """One Server-Sent Event; multi-line data goes one ``data:`` line per line."""
-    head = f"id: {version}\n" if version is not None else ""
-    # One replace instead of a line-by-line join: a 17 KiB panel has hundreds of lines, and
-    # every screen of a busy table gets one per move. Same output as joining splitlines().
-    text = data.replace("\r\n", "\n").replace("\r", "\n")
-    if text.endswith("\n"):
-        text = text[:-1]
-    lines = "data: " + text.replace("\n", "\ndata: ") + "\n"
-    stamp = f": sent {time.time():.6f}\n" if settings.LIVE_SENT_AT else ""
-    return f"{head}event: {event}\n{stamp}{lines}\n"
-
-
-def _seconds(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
+    return EventStream(_events(viewer, subscription, version, html), subscription)
 
 
 async def _events(
     viewer: Viewer, subscription: live.Updates, version: int, html: str
 ) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
-    ping_every = _seconds("LIVE_PING_SECONDS", PING_SECONDS)
-    poll_every = _seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
+    ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
+    poll_every = seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
     sent = version
     healthy = True
     reads = shared_reads()
     try:
-        # The request's own thread looked up the session and the user: let go of its
-        # connection now (Django would only close it when the stream ends).
         await let_go()
         yield sse("snapshot", html, version)
         ensure_safety_net()
@@ -372,6 +340,6 @@ async def _events(
                 continue
             if loop.time() - last_ping >= ping_every:
                 last_ping = loop.time()
-                yield ": ping\n\n"
+                yield PING
     finally:
         subscription.close()

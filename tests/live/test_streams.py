@@ -1,6 +1,6 @@
-"""The live conflict streams (conflicts.streams), in one process: snapshot first for every
-viewer, an update per move with that viewer's own panel, never a foreign card (R10), 403/404,
-reconnects, the safety-net poll and the Redis-outage fallback.
+"""The live conflict streams (dustdevils.live.conflict_streams), in one process: snapshot first
+for every viewer, an update per move with that viewer's own panel, never a foreign card (R10),
+403/404, reconnects, the safety-net poll and the Redis-outage fallback.
 
 Streams are read through Django's AsyncClient inside ``asyncio.run``; the stream reads the
 database from worker threads, so these tests use committed data (``transaction=True``).
@@ -24,6 +24,7 @@ from conflicts.models import Conflict
 from conflicts.services import controlled_pids, pid_of
 from dustdevils.live import broadcast as live
 from dustdevils.live import conflict_streams as streams
+from dustdevils.live.sse import sse
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized, texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -351,14 +352,14 @@ def test_it_says_reconnecting_and_polls_while_redis_is_down_then_live_again(
 
 
 def test_it_renders_the_event_format() -> None:
-    assert streams.sse("update", "<a>\n<b>", 7) == "id: 7\nevent: update\ndata: <a>\ndata: <b>\n\n"
-    assert streams.sse("status", "live") == "event: status\ndata: live\n\n"
+    assert sse("update", "<a>\n<b>", 7) == "id: 7\nevent: update\ndata: <a>\ndata: <b>\n\n"
+    assert sse("status", "live") == "event: status\ndata: live\n\n"
     # Every line break the SSE format knows (CR, LF, CRLF) starts a new data line; a blank
     # line inside stays (the browser joins the lines with LF), a last line break goes.
-    assert streams.sse("update", "a\r\nb\rc\n\nd\n") == (
+    assert sse("update", "a\r\nb\rc\n\nd\n") == (
         "event: update\ndata: a\ndata: b\ndata: c\ndata: \ndata: d\n\n"
     )
-    assert streams.sse("update", "") == "event: update\ndata: \n\n"
+    assert sse("update", "") == "event: update\ndata: \n\n"
 
 
 # --- The character sheet, live ------------------------------------------------------------------
