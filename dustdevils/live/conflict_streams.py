@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -126,13 +125,12 @@ class SharedReads:
     one per missed version; its screen is current either way). At most ``LIVE_DB_READS``
     reads run at once, so many streams cannot exhaust the database's connections.
 
-    The reads hold every hand's cards; only ``conflict_view`` turns one into a viewer's
-    context (R10). One per event loop (its futures belong to that loop)."""
-
-    KEEP = 1024  # tables kept after their read (each a few KiB)
+    The newest read of each table is kept while a screen of it is open in this process. The
+    reads hold every hand's cards; only ``conflict_view`` turns one into a viewer's context
+    (R10). One per event loop (its futures belong to that loop)."""
 
     def __init__(self, limit: int) -> None:
-        self._latest: OrderedDict[int, TableData] = OrderedDict()
+        self._latest: dict[int, TableData] = {}
         self._reading: dict[int, asyncio.Future[TableData | None]] = {}
         self._gate = asyncio.Semaphore(limit)
 
@@ -143,7 +141,6 @@ class SharedReads:
         for attempt in range(2):
             known = self._latest.get(conflict_id)
             if known is not None and known.version >= version:
-                self._latest.move_to_end(conflict_id)
                 return known
             reading = self._reading.get(conflict_id)
             if reading is None:
@@ -169,9 +166,9 @@ class SharedReads:
         known = self._latest.get(conflict_id)
         if known is None or data.version >= known.version:
             self._latest[conflict_id] = data
-            self._latest.move_to_end(conflict_id)
-            while len(self._latest) > self.KEEP:
-                self._latest.popitem(last=False)
+        open_here = {int(t.removeprefix("conflict-")) for t in live.watched("conflict-")}
+        for closed in self._latest.keys() - open_here:  # no screen of it left in this process
+            del self._latest[closed]
         return data
 
 

@@ -276,6 +276,35 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
     assert reads == [dealt.conflict.pk]  # three screens, one read
 
 
+def test_it_keeps_a_tables_read_only_while_a_screen_of_it_is_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SharedReads remembers the newest read of each table its process has a screen of, and
+    no other: its memory grows with the open tables, not with every table ever read."""
+    from types import SimpleNamespace
+
+    loads: list[int] = []
+
+    async def load(conflict_id: int) -> Any:
+        loads.append(conflict_id)
+        return SimpleNamespace(version=3)
+
+    monkeypatch.setattr(streams, "_load", load)
+
+    async def scenario() -> None:
+        reads = streams.SharedReads(2)
+        with live.Updates("conflict-1"):
+            await reads.at_least(1, 3)
+            await reads.at_least(1, 3)  # the same version: read once
+        with live.Updates("conflict-2"):
+            await reads.at_least(2, 3)  # nobody watches conflict 1 any more: forgotten
+        with live.Updates("conflict-1"):
+            await reads.at_least(1, 3)
+
+    asyncio.run(scenario())
+    assert loads == [1, 2, 1]
+
+
 def test_it_announces_a_move_once_it_commits_and_never_a_refused_one(
     dealt: Table, cast: dict[str, User], pc_b: Any
 ) -> None:
