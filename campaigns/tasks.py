@@ -1,4 +1,4 @@
-"""Celery jobs for campaigns. Thin: the work is in ``campaigns.sessions``.
+"""Celery jobs for campaigns. Thin: the work is in ``campaigns.game_sessions``.
 
 Embedded default: tasks run eagerly, in the request that queued them. With REDIS_URL a worker
 (``celery -A dustdevils worker``) runs them, and ONE beat (``celery -A dustdevils beat``) sends
@@ -17,7 +17,7 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from campaigns import sessions
+from campaigns import game_sessions
 
 
 @shared_task
@@ -37,7 +37,7 @@ def ping() -> str:
 )
 def recover_session(session_id: int) -> dict[str, Any]:
     """R22: the recovery at the end of session ``session_id`` (idempotent: once per session)."""
-    return sessions.session_recover(session_id=session_id).as_dict()
+    return game_sessions.session_recover(session_id=session_id).as_dict()
 
 
 @shared_task(
@@ -50,4 +50,4 @@ def recover_session(session_id: int) -> dict[str, Any]:
 def sweep_stale_sessions() -> dict[str, Any]:
     """Periodic (Celery beat): end sessions left open, mark abandoned conflicts, queue lost
     recoveries again."""
-    return sessions.stale_sweep().as_dict()
+    return game_sessions.stale_sweep().as_dict()

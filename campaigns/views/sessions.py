@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import sessions
+from campaigns import game_sessions
 from campaigns.access import dealer_membership_for
 from campaigns.forms import SessionEndForm
 from campaigns.models import GameSession
@@ -25,7 +25,7 @@ def session_start(request: AuthedRequest, slug: str) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "start sessions")
     number = as_int(request.POST.get("number", "")) or None
     try:
-        session = sessions.session_start(
+        session = game_sessions.session_start(
             campaign=membership.campaign, actor=request.user, number=number
         )
     except CampaignError as error:
@@ -44,7 +44,7 @@ def session_end(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise CampaignError("Damage can carry over only for characters in play here.")
-        result = sessions.session_end(
+        result = game_sessions.session_end(
             session_id=session.pk,
             actor=request.user,
             carry_over=form.cleaned_data["carry_over"],

@@ -29,7 +29,7 @@ def eager_unless_redis(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
 
 @pytest.fixture
 def open_session(campaign: Any, dealer: User) -> GameSession:
-    from campaigns.sessions import session_start
+    from campaigns.game_sessions import session_start
 
     return session_start(campaign=campaign, actor=dealer)
 

@@ -65,7 +65,7 @@ def test_it_falls_back_to_the_standing_rating_R21(
 def test_it_keeps_the_rating_of_its_own_session_R21(
     campaign: Any, dealer: User, player_a: User, pc_a: Any, open_session: Any
 ) -> None:
-    from campaigns.sessions import session_end, session_start
+    from campaigns.game_sessions import session_end, session_start
 
     devil_rating_set(session=open_session, character=pc_a, rating=3, actor=player_a)
     session_end(session_id=open_session.pk, actor=dealer)

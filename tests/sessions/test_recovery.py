@@ -10,8 +10,8 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import User
 
+from campaigns.game_sessions import session_end, session_recover, session_start
 from campaigns.models import JobRun, SessionEvent
-from campaigns.sessions import session_end, session_recover, session_start
 from campaigns.tasks import recover_session
 from characters.models import AttributeChange, Character
 from tests.sessions.conftest import currents, hurt
@@ -157,7 +157,7 @@ def test_it_leaves_nothing_half_done_when_it_fails(
     hurt(pc_b, eye=1)
     end(open_session, dealer)
     with (
-        mock.patch("campaigns.sessions.SessionEvent.objects.create", side_effect=RuntimeError),
+        mock.patch("campaigns.game_sessions.SessionEvent.objects.create", side_effect=RuntimeError),
         pytest.raises(RuntimeError),
     ):
         session_recover(session_id=open_session.pk)

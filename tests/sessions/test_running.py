@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from campaigns.game_sessions import session_end, session_start
 from campaigns.models import GameSession, JobRun, SessionEvent
 from campaigns.services import CampaignError, session_plan
-from campaigns.sessions import session_end, session_start
 from characters.models import SessionSnapshot
 from tests.sessions.conftest import counted_delay, currents, hurt, url
 

@@ -15,8 +15,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from campaigns.game_sessions import session_end, session_start, stale_sweep
 from campaigns.models import GameSession, JobRun, Membership, SessionEvent
-from campaigns.sessions import session_end, session_start, stale_sweep
 from campaigns.tasks import sweep_stale_sessions
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
