@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from campaigns.views import seats, sessions, table
+from campaigns.views import game_sessions, seats, table
 
 app_name = "campaigns"
 
@@ -26,9 +26,9 @@ urlpatterns: list[URLPattern] = [
     path("c/<slug:slug>/wanted/<int:link_id>/delete/", table.wanted_delete, name="wanted_delete"),
     # Sessions (R21)
     path("c/<slug:slug>/sessions/plan/", table.session_plan, name="session_plan"),
-    path("c/<slug:slug>/sessions/start/", sessions.session_start, name="session_start"),
+    path("c/<slug:slug>/sessions/start/", game_sessions.session_start, name="session_start"),
     path("c/<slug:slug>/sessions/<int:number>/", table.session_detail, name="session"),
-    path("c/<slug:slug>/sessions/<int:number>/end/", sessions.session_end, name="session_end"),
+    path("c/<slug:slug>/sessions/<int:number>/end/", game_sessions.session_end, name="session_end"),
     path("c/<slug:slug>/sessions/<int:number>/devil/", table.devil_rating_set, name="devil_rating"),
     # Invitations and seats
     path("c/<slug:slug>/invites/", seats.invites, name="invites"),
