@@ -1,7 +1,7 @@
 """Running sessions: starting the next one, ending it (with R22's carry-over ruling), the
 recovery at a session's end, and the sweep of sessions and conflicts left open.
 
-Writes only (the session page's reads are in ``campaigns.session_selectors``). The Celery jobs
+Writes only (the session page's reads are in ``campaigns.session_story``). The Celery jobs
 in ``campaigns.tasks`` are thin: they call ``session_recover`` and ``stale_sweep`` here, which
 take ids, lock what they change and are safe to run twice.
 

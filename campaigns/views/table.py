@@ -26,7 +26,7 @@ from campaigns.forms import (
 )
 from campaigns.models import GameSession, Membership, Note, WantedLink
 from campaigns.services import CampaignError
-from campaigns.session_selectors import session_story
+from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
 from dustdevils.types import HtmxHttpRequest
