@@ -352,7 +352,7 @@ def _recovery_text(tally: _Tally) -> str:
 
 def _hold_for_tests(session_id: int) -> None:
     """A test hook, inert unless the setting RECOVERY_TEST_HOLD names a file (only the worker
-    of the kill test sets it, through tests/sessions/worker_settings.py): the job says it got
+    of the kill test sets it, through tests/game_sessions/worker_settings.py): the job says it got
     here, with every change made and nothing committed, and waits while that file exists, so
     the test can kill the worker at exactly this point."""
     hold = str(getattr(settings, "RECOVERY_TEST_HOLD", "") or "")

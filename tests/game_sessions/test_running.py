@@ -14,7 +14,7 @@ from campaigns.game_sessions import session_end, session_start
 from campaigns.models import GameSession, JobRun, SessionEvent
 from campaigns.services import CampaignError, session_plan
 from characters.models import SessionSnapshot
-from tests.sessions.conftest import counted_delay, currents, hurt, url
+from tests.game_sessions.conftest import counted_delay, currents, hurt, url
 
 pytestmark = pytest.mark.django_db
 

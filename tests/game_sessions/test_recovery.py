@@ -14,7 +14,7 @@ from campaigns.game_sessions import session_end, session_recover, session_start
 from campaigns.models import JobRun, SessionEvent
 from campaigns.tasks import recover_session
 from characters.models import AttributeChange, Character
-from tests.sessions.conftest import currents, hurt
+from tests.game_sessions.conftest import currents, hurt
 
 pytestmark = pytest.mark.django_db
 

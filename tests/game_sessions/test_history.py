@@ -20,7 +20,7 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, conflict_move
-from tests.sessions.conftest import currents, hurt, url
+from tests.game_sessions.conftest import currents, hurt, url
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from campaigns.tasks import sweep_stale_sessions
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, conflict_move
-from tests.sessions.conftest import counted_delay, currents, hurt, url
+from tests.game_sessions.conftest import counted_delay, currents, hurt, url
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@
 * A worker killed mid-job: a worker SUBPROCESS pauses at the recovery's test hook (every change
   made, nothing committed) and is killed with SIGKILL. PostgreSQL rolls the transaction back;
   the message was never acked (acks_late), so Redis hands it out again after the visibility
-  timeout (3 s in tests/sessions/worker_settings.py) and a second worker completes the job,
+  timeout (3 s in tests/game_sessions/worker_settings.py) and a second worker completes the job,
   exactly once. A second variant kills only the prefork child: the parent rejects the message
   back to the queue at once (reject_on_worker_lost) and a new child completes it.
 """
@@ -38,7 +38,7 @@ from campaigns.models import GameSession, JobRun
 from campaigns.tasks import recover_session
 from characters.models import AttributeChange
 from dustdevils.celery import app
-from tests.sessions.conftest import currents, hurt
+from tests.game_sessions.conftest import currents, hurt
 
 pytestmark = [
     pytest.mark.postgres,
@@ -200,7 +200,7 @@ class Worker:
         self.log = tmp / f"{name}.log"
         env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.sessions.worker_settings",
+            "DJANGO_SETTINGS_MODULE": "tests.game_sessions.worker_settings",
             "DATABASE_URL": _database_url(),
             "REDIS_URL": settings.REDIS_URL,
             "DD_RECOVERY_HOLD": str(hold or ""),
