@@ -14,7 +14,7 @@ urlpatterns = [
     # Campaign pages, all scoped by membership through campaigns.access.
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
-    path("", include("campaigns.exchange_urls")),
+    path("", include("campaigns.exchange.urls")),
     path("", include("conflicts.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaigns import exchange_views
+from campaigns.exchange import views as exchange_views
 
 app_name = "exchange"
 
