@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaigns.exchange import views as exchange_views
+from campaigns.exchange import views
 
 app_name = "exchange"
 
 urlpatterns = [
-    path("c/<slug:slug>/export.json", exchange_views.export_json, name="export"),
-    path("c/<slug:slug>/import/", exchange_views.restore, name="restore"),
-    path("import/", exchange_views.import_new, name="import"),
+    path("c/<slug:slug>/export.json", views.export_json, name="export"),
+    path("c/<slug:slug>/import/", views.restore, name="restore"),
+    path("import/", views.import_new, name="import"),
 ]
