@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime
 import secrets
 from datetime import timedelta
-from importlib import import_module
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
@@ -169,20 +167,6 @@ def session_plan(
 STARTERS = {"hanged_man": "The Hanged Man (Last Oak, Kansas)"}
 
 
-def _starters() -> Any:
-    """The starters module, looked up when needed: it is written separately, and the rest of
-    the app works without it."""
-    try:
-        return import_module("campaigns.starters")
-    except ModuleNotFoundError as error:
-        if error.name != "campaigns.starters":
-            raise  # the module is there but is broken: that is a bug to see, not to hide
-        raise CampaignError(
-            "The Hanged Man is not installed on this table yet. "
-            "Start an empty campaign instead, or try again later."
-        ) from None
-
-
 def campaign_start(
     *, dealer: User, name: str, setting: str, pitch: str, starter: str | None
 ) -> Campaign:
@@ -193,7 +177,9 @@ def campaign_start(
     with transaction.atomic():
         campaign = campaign_create(dealer=dealer, name=name, setting=setting, pitch=pitch)
         if starter == "hanged_man":
-            _starters().load_hanged_man(campaign=campaign)
+            from campaigns.starters import load_hanged_man  # it imports this module
+
+            load_hanged_man(campaign=campaign)
     return campaign
 
 
