@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from django import forms
 
 from campaigns.models import Campaign, Note
-from campaigns.services import STARTERS
+from campaigns.starters import FORM_CHOICES
 from characters.models import Character
 
 
@@ -25,7 +25,7 @@ class CampaignForm(forms.Form):
     )
     starter = forms.ChoiceField(
         label="Start from",
-        choices=[("", "An empty table"), *STARTERS.items()],
+        choices=[("", "An empty table"), *FORM_CHOICES.items()],
         required=False,
         initial="",
         widget=forms.RadioSelect,

@@ -161,28 +161,6 @@ def session_plan(
         return GameSession.objects.create(campaign=campaign, number=number, date=date, notes=notes)
 
 
-# --- Starting a campaign -----------------------------------------------------------------------
-
-# Ready-made situations a new campaign can start from: key -> label shown in the form.
-STARTERS = {"hanged_man": "The Hanged Man (Last Oak, Kansas)"}
-
-
-def campaign_start(
-    *, dealer: User, name: str, setting: str, pitch: str, starter: str | None
-) -> Campaign:
-    """A new campaign with ``dealer`` seated as the Dealer, filled from a starter if one is
-    chosen. All or nothing: if the starter fails, no campaign is left behind."""
-    if starter and starter not in STARTERS:
-        raise CampaignError("There is no such starting situation.")
-    with transaction.atomic():
-        campaign = campaign_create(dealer=dealer, name=name, setting=setting, pitch=pitch)
-        if starter == "hanged_man":
-            from campaigns.starters import load_hanged_man  # it imports this module
-
-            load_hanged_man(campaign=campaign)
-    return campaign
-
-
 # --- Dealer prep: notes and Wanted! links --------------------------------------------------------
 
 

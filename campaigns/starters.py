@@ -1,4 +1,5 @@
-"""Ready-made campaigns ("starters") a Dealer can load into a campaign.
+"""Ready-made campaigns ("starters") a Dealer can load into a campaign, and starting a new
+campaign from one (``campaign_start``, the new-campaign form's service).
 
 The only one so far is THE HANGED MAN, the seed's sample scenario (Last Oak, Kansas). Numbers,
 traits, knacks, Devils and chips are the seed's. Editorial choices, so the data reads and
@@ -23,7 +24,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership, WantedLink
-from campaigns.services import CampaignError, note_save
+from campaigns.services import CampaignError, campaign_create, note_save
 from characters.models import Character, ChipEntry
 from characters.services import character_create, chips_grant
 
@@ -600,3 +601,23 @@ def load_hanged_man(*, campaign: Campaign, players: Sequence[User] = ()) -> None
 
 STARTERS: dict[str, Callable[..., None]] = {"hanged-man": load_hanged_man}
 STARTER_NAMES: dict[str, str] = {"hanged-man": "The Hanged Man"}
+
+
+# --- Starting a campaign from the new-campaign form ------------------------------------------
+
+# The ready-made situations the form offers: the value it posts -> the label it shows.
+FORM_CHOICES = {"hanged_man": "The Hanged Man (Last Oak, Kansas)"}
+
+
+def campaign_start(
+    *, dealer: User, name: str, setting: str, pitch: str, starter: str | None
+) -> Campaign:
+    """A new campaign with ``dealer`` seated as the Dealer, filled from a starter if one is
+    chosen. All or nothing: if the starter fails, no campaign is left behind."""
+    if starter and starter not in FORM_CHOICES:
+        raise CampaignError("There is no such starting situation.")
+    with transaction.atomic():
+        campaign = campaign_create(dealer=dealer, name=name, setting=setting, pitch=pitch)
+        if starter == "hanged_man":
+            load_hanged_man(campaign=campaign)
+    return campaign

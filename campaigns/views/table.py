@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import selectors, services
+from campaigns import selectors, services, starters
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.forms import (
     CampaignForm,
@@ -69,7 +69,7 @@ def _section(
 def campaign_create(request: AuthedRequest) -> HttpResponse:
     form = CampaignForm(request.POST)
     created: list[Any] = []
-    if apply(form, lambda d: created.append(services.campaign_start(dealer=request.user, **d))):
+    if apply(form, lambda d: created.append(starters.campaign_start(dealer=request.user, **d))):
         messages.success(request, f"{created[0].name} is open. You are its Dealer.")
         return go(request, created[0].get_absolute_url())
     context = {"form": form, "tables": selectors.tables_for(request.user)}

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns.models import Campaign, Membership
-from campaigns.services import CampaignError, campaign_start
+from campaigns.services import CampaignError
+from campaigns.starters import campaign_start
 from tests.campaigns.conftest import url
 
 
