@@ -1,4 +1,5 @@
-"""Celery jobs for campaigns. Thin: the work is in ``campaigns.game_sessions``.
+"""Celery jobs for campaigns. Thin: the work is in ``campaigns.game_sessions`` and
+``campaigns.recovery`` (which defines ``recover_session`` next to its work).
 
 Embedded default: tasks run eagerly, in the request that queued them. With REDIS_URL a worker
 (``celery -A dustdevils worker``) runs them, and ONE beat (``celery -A dustdevils beat``) sends
@@ -18,26 +19,15 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from campaigns import game_sessions
+from campaigns.recovery import recover_session
+
+__all__ = ["ping", "recover_session", "sweep_stale_sessions"]
 
 
 @shared_task
 def ping() -> str:
     """Answer "pong": proves a worker picks up tasks and returns results (used by tests)."""
     return "pong"
-
-
-@shared_task(
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_backoff_max=300,
-    retry_jitter=True,
-    max_retries=8,
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
-def recover_session(session_id: int) -> dict[str, Any]:
-    """R22: the recovery at the end of session ``session_id`` (idempotent: once per session)."""
-    return game_sessions.session_recover(session_id=session_id).as_dict()
 
 
 @shared_task(

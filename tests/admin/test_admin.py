@@ -11,8 +11,9 @@ from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.game_sessions import session_end, session_recover, session_start
+from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Campaign, DevilRating, Invite, Membership
+from campaigns.recovery import session_recover
 from campaigns.services import campaign_create, invite_create, session_plan
 from campaigns.starters import load_hanged_man
 from characters.models import Character, ChipEntry

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns.game_sessions import session_end, session_recover, session_start
+from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Membership
+from campaigns.recovery import session_recover
 from characters.history import character_history, history_chart
 from characters.models import AttributeChange, SessionSnapshot
 from conflicts.engine import conflict as engine

@@ -10,8 +10,9 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns.game_sessions import session_end, session_recover, session_start
+from campaigns.game_sessions import session_end, session_start
 from campaigns.models import JobRun, SessionEvent
+from campaigns.recovery import session_recover
 from campaigns.tasks import recover_session
 from characters.models import AttributeChange, Character
 from tests.game_sessions.conftest import currents, hurt
@@ -157,7 +158,7 @@ def test_it_leaves_nothing_half_done_when_it_fails(
     hurt(pc_b, eye=1)
     end(open_session, dealer)
     with (
-        mock.patch("campaigns.game_sessions.SessionEvent.objects.create", side_effect=RuntimeError),
+        mock.patch("campaigns.recovery.SessionEvent.objects.create", side_effect=RuntimeError),
         pytest.raises(RuntimeError),
     ):
         session_recover(session_id=open_session.pk)
@@ -179,6 +180,15 @@ def test_it_retries_database_errors_and_acks_late() -> None:
     assert recover_session.autoretry_for == (OperationalError, InterfaceError)  # type: ignore[attr-defined]
     assert recover_session.retry_backoff is True  # type: ignore[attr-defined]
     assert recover_session.max_retries == 8
+
+
+def test_it_keeps_the_recovery_jobs_name_where_it_is_defined() -> None:
+    """The job lives in campaigns.recovery (next to its work, so nothing imports back) under
+    the name it was queued by before: a job queued before an upgrade still finds its task."""
+    from dustdevils.celery import app
+
+    assert recover_session.name == "campaigns.tasks.recover_session"
+    assert "campaigns.tasks.recover_session" in app.tasks
 
 
 def test_it_tells_open_sheets_on_commit(

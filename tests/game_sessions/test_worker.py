@@ -33,8 +33,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import close_old_connections, connection
 
-from campaigns.game_sessions import session_end, session_recover, session_start
+from campaigns.game_sessions import session_end, session_start
 from campaigns.models import GameSession, JobRun
+from campaigns.recovery import session_recover
 from campaigns.tasks import recover_session
 from characters.models import AttributeChange
 from dustdevils.celery import app

@@ -8,7 +8,7 @@ import os
 
 from dustdevils.settings_test import *  # noqa: F403
 
-# campaigns.game_sessions._hold_for_tests: the job waits, changes made and not committed, while
+# campaigns.recovery._hold_for_tests: the job waits, changes made and not committed, while
 # this file exists.
 RECOVERY_TEST_HOLD = os.environ.get("DD_RECOVERY_HOLD", "")
 
