@@ -80,3 +80,72 @@ def test_it_catches_every_way_of_importing_django() -> None:
         "django.db.models",
     ]
     assert "conflicts.engine.cards" in found
+
+
+# --- Import circles ------------------------------------------------------------------------------
+
+APPS = ("campaigns", "characters", "conflicts", "dustdevils")
+# Known and being broken elsewhere (issue 16, the "reads" branch); no other circle may appear.
+KNOWN_CIRCLES = [{"conflicts.fragments", "conflicts.selectors"}]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(BASE_DIR).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which first-party module imports which, counting imports made inside functions too (a
+    circle hidden in a function is still a circle)."""
+    files = {
+        module_name(path): path
+        for app in APPS
+        for path in (BASE_DIR / app).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+    graph = {}
+    for name, path in files.items():
+        found = imported_modules(path.read_text(), package_of(path))
+        graph[name] = {m for m in found if m in files and m != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The groups of modules that import each other, directly or round a longer loop."""
+
+    def reach(start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    reached = {name: reach(name) for name in graph}
+    groups: list[set[str]] = []
+    for name in sorted(graph):
+        group = {name} | {other for other in reached[name] if name in reached[other]}
+        if len(group) > 1 and group not in groups:
+            groups.append(group)
+    return groups
+
+
+def test_it_finds_a_circle_hidden_in_a_function() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [{"a", "b", "c"}]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_it_keeps_the_apps_free_of_import_circles() -> None:
+    """Issue 16: campaigns.services <-> starters and campaigns' sessions <-> tasks were broken
+    by moving the shared piece (campaign_start to starters, the recovery job to recovery)."""
+    assert [c for c in circles(import_graph()) if c not in KNOWN_CIRCLES] == []
+
+
+def test_it_keeps_the_broadcaster_free_of_the_apps() -> None:
+    """The broadcaster carries versions only (DESIGN.md step 3): it needs nothing of the
+    apps, so anything may import it."""
+    path = BASE_DIR / "dustdevils" / "live" / "broadcast.py"
+    found = imported_modules(path.read_text(), package_of(path))
+    assert sorted(m for m in found if m.split(".")[0] in APPS) == []
