@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from campaigns.models import GameSession, JobRun, Membership, SessionEvent
@@ -214,7 +213,3 @@ def session_story(session: GameSession, membership: Membership) -> Story:
         carry_options=options,
         carried_names=[c.name for c in carried if _visible(c, membership)],
     )
-
-
-def last_activity(session: GameSession) -> datetime | None:
-    return session.last_activity_at or session.started_at
