@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import QuerySet
 
 from characters.models import Character, ChipEntry, Knack
@@ -28,6 +29,7 @@ from characters.rules import (
 # Problems about a group of inputs rather than one: shown by the group's fieldset.
 GROUPS = ("attributes", "traits", "knacks")
 KNACK_NAME_MAX = 80
+_NO_NUL = ProhibitNullCharactersValidator()  # what every Django CharField checks
 BLANK_KNACK_ROWS = 6  # without JavaScript: this many empty rows, up to the knack limit
 
 
@@ -130,6 +132,8 @@ class SheetForm(forms.Form):
                 problems.append(Problem("knacks", f"{row.name} is listed twice: list it once."))
             elif len(row.name) > KNACK_NAME_MAX:
                 problems.append(Problem("knacks", f"Keep knack names under {KNACK_NAME_MAX}."))
+            elif "\x00" in row.name + row.rating:  # read from the raw request: no field ran
+                problems.append(Problem("knacks", str(_NO_NUL.message)))
             seen.add(row.name.lower())
         return problems
 

@@ -233,12 +233,19 @@ class ChipEntry(models.Model):
         blank=True,
         related_name="chip_entries",
     )
+    # The idempotency key of the form that made this change (a spend, a grant): the same form
+    # sent twice changes chips once. Blank for changes no form repeats (a conflict's moves
+    # carry their own key; imports; corrections).
+    key = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
         verbose_name_plural = "chip entries"
         constraints = [
+            models.UniqueConstraint(
+                fields=["character", "key"], condition=~Q(key=""), name="chip_entry_key_once"
+            ),
             models.CheckConstraint(condition=~Q(amount=0), name="chip_entry_not_zero"),
             models.CheckConstraint(
                 condition=Q(balance_after__gte=0), name="chip_entry_balance_not_negative"

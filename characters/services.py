@@ -46,6 +46,11 @@ class NotEnoughChips(CharacterError):
     pass
 
 
+class AlreadyDone(CharacterError):
+    """The same form was sent again (its idempotency key is in the ledger): nothing more to do.
+    Not a refusal: the first submit did what was asked."""
+
+
 # --- The chip ledger -------------------------------------------------------------------------
 
 
@@ -58,11 +63,13 @@ def chips_change(
     note: str = "",
     session: GameSession | None = None,
     conflict: Conflict | None = None,
+    key: str = "",
 ) -> ChipEntry:
     """Add (or, negative, take) chips and write the ledger row, under a row lock.
 
     The lock serialises concurrent spends; the database's own check (chips ≥ 0) is the last
-    line: a balance can never go below zero.
+    line: a balance can never go below zero. ``key`` is the form's idempotency key: the row
+    carries it, so the same form sent twice changes chips once (see ``claim_key``).
     """
     if amount == 0:
         raise CharacterError("A chip change must add or take at least one chip.")
@@ -80,16 +87,38 @@ def chips_change(
         except IntegrityError as error:  # pragma: no cover - the lock above prevents it
             raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
         live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
-        return ChipEntry.objects.create(
-            character=character,
-            amount=amount,
-            balance_after=balance,
-            reason=reason,
-            note=note[:200],
-            actor=actor,
-            session=session,
-            conflict=conflict,
-        )
+        try:
+            with transaction.atomic():
+                return ChipEntry.objects.create(
+                    character=character,
+                    amount=amount,
+                    balance_after=balance,
+                    reason=reason,
+                    note=note[:200],
+                    actor=actor,
+                    session=session,
+                    conflict=conflict,
+                    key=key[:KEY_MAX],
+                )
+        except IntegrityError as error:  # the key's constraint: claim_key was not called
+            raise AlreadyDone(ALREADY_DONE) from error
+
+
+KEY_MAX = 64
+ALREADY_DONE = "That was done already: a second click changes nothing."
+
+
+def claim_key(character_id: int, key: str) -> None:
+    """Lock the character and refuse a form whose key its ledger already holds (a double
+    click, a resent form): ``AlreadyDone``, and the caller's transaction writes nothing.
+
+    Called first in a spend, so the repeat is recognised before any rule is checked again
+    (a knack raised to 4 by the first click must not answer the second with "already 4").
+    Every chip change locks the character row, so the first submit has committed before the
+    second looks: the check cannot race."""
+    Character.objects.select_for_update().only("pk").get(pk=character_id)
+    if key and ChipEntry.objects.filter(character_id=character_id, key=key[:KEY_MAX]).exists():
+        raise AlreadyDone(ALREADY_DONE)
 
 
 def chips_grant(
@@ -100,18 +129,22 @@ def chips_grant(
     note: str = "",
     reason: str = ChipEntry.Reason.GRANT,
     session: GameSession | None = None,
+    key: str = "",
 ) -> ChipEntry:
     """The Dealer gives chips (starting chips, rewards), with a reason."""
     if amount < 1:
         raise CharacterError("Grant at least one chip.")
-    return chips_change(
-        character_id=character_id,
-        amount=amount,
-        reason=reason,
-        actor=actor,
-        note=note,
-        session=session,
-    )
+    with transaction.atomic():
+        claim_key(character_id, key)
+        return chips_change(
+            character_id=character_id,
+            amount=amount,
+            reason=reason,
+            actor=actor,
+            note=note,
+            session=session,
+            key=key,
+        )
 
 
 def chip_totals(character: Character) -> dict[str, int]:
@@ -128,13 +161,16 @@ def chip_totals(character: Character) -> dict[str, int]:
 # --- Spending chips outside conflicts (R15) ---------------------------------------------------
 
 
-def attribute_improve(*, character_id: int, attribute: str, actor: User | None) -> Character:
+def attribute_improve(
+    *, character_id: int, attribute: str, actor: User | None, key: str = ""
+) -> Character:
     """Raise an attribute's rating by one for twice the new rating in chips (max 5). The
     current value rises by the same amount (R29)."""
     if attribute not in ATTRIBUTES:
         raise CharacterError(f"There is no attribute called {attribute!r}.")
     label = ATTRIBUTE_LABELS[attribute]
     with transaction.atomic():
+        claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
         new = character.rating(attribute) + 1
@@ -147,6 +183,7 @@ def attribute_improve(*, character_id: int, attribute: str, actor: User | None) 
             reason=ChipEntry.Reason.IMPROVE_ATTRIBUTE,
             actor=actor,
             note=f"{label} {new - 1} → {new}",
+            key=key,
         )
         Character.objects.filter(pk=character.pk).update(
             **{attribute: F(attribute) + 1, f"{attribute}_current": F(f"{attribute}_current") + 1}
@@ -155,9 +192,10 @@ def attribute_improve(*, character_id: int, attribute: str, actor: User | None) 
         return character
 
 
-def knack_improve(*, knack_id: int, actor: User | None) -> Knack:
+def knack_improve(*, knack_id: int, actor: User | None, key: str = "") -> Knack:
     """Raise a knack by one for the new rating in chips (max 4)."""
     with transaction.atomic():
+        claim_key(Knack.objects.values_list("character_id", flat=True).get(pk=knack_id), key)
         knack = Knack.objects.select_for_update().select_related("character").get(pk=knack_id)
         _refuse_if_out(knack.character)
         new = knack.rating + 1
@@ -169,18 +207,20 @@ def knack_improve(*, knack_id: int, actor: User | None) -> Knack:
             reason=ChipEntry.Reason.IMPROVE_KNACK,
             actor=actor,
             note=f"{knack.name} {new - 1} → {new}",
+            key=key,
         )
         knack.rating = new
         knack.save(update_fields=["rating"])
         return knack
 
 
-def knack_buy(*, character_id: int, name: str, actor: User | None) -> Knack:
+def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = "") -> Knack:
     """Buy a new knack at 1 for two chips, within the knack limit."""
     name = " ".join(name.split())
     if not name:
         raise CharacterError("Name the new knack.")
     with transaction.atomic():
+        claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
         existing = list(character.knacks.values_list("name", flat=True))
@@ -198,6 +238,7 @@ def knack_buy(*, character_id: int, name: str, actor: User | None) -> Knack:
             reason=ChipEntry.Reason.NEW_KNACK,
             actor=actor,
             note=f"{name} 1",
+            key=key,
         )
         return Knack.objects.create(character=character, name=name, rating=1)
 

@@ -23,8 +23,9 @@ from characters.forms import AttributeImproveForm, ChipGrantForm, KnackBuyForm, 
 from characters.models import Character
 from characters.rules import ATTRIBUTE_LABELS
 from characters.selectors import character_for, ledger, may_see_all, may_spend, purchases
-from characters.services import CharacterError, chip_totals
+from characters.services import AlreadyDone, CharacterError, chip_totals
 from characters.views.shared import load, require
+from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -47,8 +48,9 @@ def attribute_improve(request: HtmxHttpRequest, slug: str, character_id: int) ->
     def spend() -> str:
         name = form.cleaned_data["attribute"]
         done = services.attribute_improve(
-            character_id=character.pk, attribute=name, actor=membership.user
-        )
+            character_id=character.pk, attribute=name, actor=membership.user,
+            key=key_of(request.POST),
+        )  # fmt: skip
         return f"{ATTRIBUTE_LABELS[name]} is now {done.rating(name)}."
 
     return _spend(request, membership, character, form, spend)
@@ -63,7 +65,9 @@ def knack_improve(request: HtmxHttpRequest, slug: str, character_id: int) -> Htt
 
     def spend() -> str:
         knack = form.cleaned_data["knack"]
-        done = services.knack_improve(knack_id=knack.pk, actor=membership.user)
+        done = services.knack_improve(
+            knack_id=knack.pk, actor=membership.user, key=key_of(request.POST)
+        )
         return f"{done.name} is now {done.rating}."
 
     return _spend(request, membership, character, form, spend)
@@ -78,7 +82,10 @@ def knack_buy(request: HtmxHttpRequest, slug: str, character_id: int) -> HttpRes
 
     def spend() -> str:
         name = form.cleaned_data["name"]
-        done = services.knack_buy(character_id=character.pk, name=name, actor=membership.user)
+        done = services.knack_buy(
+            character_id=character.pk, name=name, actor=membership.user,
+            key=key_of(request.POST),
+        )  # fmt: skip
         return f"{character.name} has a new knack: {done.name} 1."
 
     return _spend(request, membership, character, form, spend)
@@ -94,8 +101,9 @@ def grant(request: HtmxHttpRequest, slug: str, character_id: int) -> HttpRespons
 
     def give() -> str:
         entry = services.chips_grant(
-            character_id=character.pk, actor=membership.user, **form.cleaned_data
-        )
+            character_id=character.pk, actor=membership.user, key=key_of(request.POST),
+            **form.cleaned_data,
+        )  # fmt: skip
         return f"{character.name} gets {entry.amount} chip{'s' if entry.amount != 1 else ''}."
 
     return _spend(request, membership, character, form, give)
@@ -132,6 +140,7 @@ def _chips_page(
         "ledger": ledger(character),
         "purchases": purchases(character) if spending else None,
         "grant_form": ChipGrantForm() if membership.is_dealer else None,
+        "fresh_key": FreshKey(),
         "error": error,
         "notice": notice,
     }
@@ -151,6 +160,8 @@ def _spend(
         if not form.is_valid():
             raise CharacterError(str(next(iter(form.errors.values()))[0]))
         notice = action()
+    except AlreadyDone as repeat:  # a double click: the first submit did it
+        notice = str(repeat)
     except CharacterError as error:
         character.refresh_from_db()
         return _chips_page(request, membership, character, error=str(error))

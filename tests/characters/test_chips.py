@@ -3,6 +3,7 @@ through the chips page (plain POST with post/redirect/get, and htmx partials).""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -357,3 +358,71 @@ def test_it_never_spends_below_zero_one_at_a_time_R15(pc_a: Any) -> None:
             results.append("refused")
     assert results == ["spent"] * 3 + ["refused"] * 2
     assert Character.objects.get(pk=pc_a.pk).chips == 0
+
+
+# --- A double click spends once (issue 19: the form's idempotency key) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "who"),
+    [
+        ("improve_attribute", {"attribute": "heart"}, "player"),
+        ("improve_knack", {"knack": "Ridin'"}, "player"),
+        ("buy_knack", {"name": "Ropin'"}, "player"),
+        ("grant", {"amount": 2, "reason": "grant"}, "dealer"),
+    ],
+)
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_it_does_a_form_sent_twice_once_R15(
+    client_as: ClientAs,
+    rich_pc_a: Any,
+    player_a: User,
+    dealer: User,
+    name: str,
+    data: dict[str, Any],
+    who: str,
+    htmx: bool,
+) -> None:
+    """The same form (the same key) posted twice: one ledger row, one change, and the second
+    answer says it was done already instead of refusing or charging again."""
+    if name == "improve_knack":
+        data = {"knack": knack(rich_pc_a, "Ridin'").pk}
+    client = client_as(player_a if who == "player" else dealer)
+    form = {**data, "key": "b1f0c2d3e4a5968778695a4b"}
+    first = client.post(url(name, rich_pc_a), form, headers=HTMX if htmx else {})
+    after_first = snapshot(rich_pc_a)
+    second = client.post(url(name, rich_pc_a), form, headers=HTMX if htmx else {})
+    assert snapshot(rich_pc_a) == after_first
+    assert ChipEntry.objects.filter(character=rich_pc_a, key=form["key"]).count() == 1
+    assert first.status_code == second.status_code
+    page = second if htmx else client.get(second["Location"])
+    assert "That was done already: a second click changes nothing." in text_of(
+        page.content.decode()
+    )
+    # A new form (a new key) is a new request, judged by the rules again (Ridin' is at 4 now,
+    # Ropin' is bought: those are refused for what they are, not as repeats).
+    third = client.post(url(name, rich_pc_a), {**form, "key": "another-key"}, headers=HTMX)
+    assert "done already" not in third.content.decode()
+
+
+def test_it_gives_every_chips_form_its_own_key_R15(
+    client_as: ClientAs, rich_pc_a: Any, player_a: User
+) -> None:
+    html = client_as(player_a).get(url("chips", rich_pc_a)).content.decode()
+    keys = re.findall(r'name="key" value="([0-9a-f]{24})"', html)
+    forms = html.count("<form")
+    assert len(keys) == forms - html.count('action="/accounts/logout/"') > 3
+    assert len(set(keys)) == len(keys)
+
+
+def test_it_does_not_mistake_a_refused_form_for_a_done_one_R15(
+    client_as: ClientAs, pc_a: Any, player_a: User
+) -> None:
+    """A refusal writes nothing, not even the key: the same form sent again once the chips
+    are there goes through."""
+    form = {"attribute": "eye", "key": "refused-then-fine"}
+    refused = client_as(player_a).post(url("improve_attribute", pc_a), form)
+    assert "has 3 chips; this costs 8" in text_of(refused.content.decode())
+    chips_grant(character_id=pc_a.pk, amount=5, actor=None)
+    client_as(player_a).post(url("improve_attribute", pc_a), form)
+    assert Character.objects.get(pk=pc_a.pk).eye == 4

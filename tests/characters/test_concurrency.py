@@ -74,3 +74,31 @@ def test_it_sells_an_attribute_point_once_when_players_click_together_R15(pc_a: 
     abe = Character.objects.get(pk=pc_a.pk)
     assert (abe.hand, abe.hand_current, abe.chips) == (5, 5, 3)
     assert ChipEntry.objects.filter(character=pc_a, reason="improve_attribute").count() == 1
+
+
+@pytest.mark.parametrize("action", ["attribute", "grant"])
+def test_it_applies_twenty_identical_requests_once_R15(action: str, pc_a: Any) -> None:
+    """Twenty threads send the same form (the same key) at once: one change, one ledger row;
+    the others are told it was done already (issue 19, double submission)."""
+    from characters.services import AlreadyDone
+
+    chips_grant(character_id=pc_a.pk, amount=20, actor=None)
+    key = "twenty-at-once"
+
+    def once() -> None:
+        try:
+            if action == "attribute":
+                attribute_improve(character_id=pc_a.pk, attribute="heart", actor=None, key=key)
+            else:
+                chips_grant(character_id=pc_a.pk, amount=1, actor=None, key=key)
+        except AlreadyDone as repeat:
+            raise CharacterError("done already") from repeat
+
+    results = race(20, once)
+    assert sorted(results) == ["done already"] * 19 + ["ok"]
+    abe = Character.objects.get(pk=pc_a.pk)
+    assert ChipEntry.objects.filter(character=pc_a, key=key).count() == 1
+    if action == "attribute":
+        assert (abe.heart, abe.chips) == (4, 23 - 8)
+    else:
+        assert abe.chips == 24

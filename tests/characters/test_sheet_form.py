@@ -138,6 +138,27 @@ def test_it_refuses_a_knack_listed_twice(
     assert Character.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("names", "ratings"),
+    [
+        (["Gamblin'", "Ly\x00in'", "Shootin'"], ["4", "3", "2"]),
+        (["Gamblin'", "Lyin'", "Shootin'"], ["4", "3\x00", "2"]),
+    ],
+    ids=["name", "rating"],
+)
+def test_it_refuses_a_nul_byte_in_a_knack_row_plainly(
+    client_as: ClientAs, campaign: Any, player_a: User, names: list[str], ratings: list[str]
+) -> None:
+    """Issue 19: knack rows are read from the raw request, past the fields' validators: a NUL
+    byte (which PostgreSQL cannot store) gets Django's own plain message, not a 500."""
+    data = post_data(sheet_of("jack"))
+    data["knack_name"], data["knack_rating"] = names, ratings
+    response = client_as(player_a).post(create_url(campaign), data)
+    assert response.status_code == 200
+    assert "Null characters are not allowed." in text_of(response.content.decode())
+    assert Character.objects.count() == 0
+
+
 def test_it_ignores_blank_knack_rows_R28(
     client_as: ClientAs, campaign: Any, player_a: User
 ) -> None:
