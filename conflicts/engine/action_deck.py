@@ -639,9 +639,9 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
         due = cards_due(state, c)
         if due == 0:
             why = (
-                "bust" if c.bust and c.total is not None
+                "failed Guts" if c.guts_failed
                 else "surprised" if c.surprised
-                else "failed Guts" if c.guts_failed
+                else "bust" if c.bust and c.total is not None
                 else "no cards"
             )  # fmt: skip
             counts.append(f"{c.name} none ({why})")
