@@ -122,3 +122,76 @@ def dealt(
 
 def hand(state: FightState, cid: str) -> str:
     return " ".join(c.text for c in state.combatant(cid).hand)
+
+
+def random_states(seed: int, steps: int = 150) -> list[FightState]:
+    """A random fight (legal moves only, chosen with a seeded rng): every state it went
+    through, including sleeves, jokers, extended actions, interrupts and Fate draws."""
+    from conflicts.engine.action_deck import (
+        Act,
+        EndRound,
+        Guts,
+        Pass,
+        Phase,
+        RollQuickness,
+        Sleeve,
+        Speed,
+        quickness_needed,
+        up,
+    )
+    from conflicts.engine.cards import RED_JOKER
+    from conflicts.engine.dice import Opposed
+
+    rng = random.Random(seed)
+    state = new_fight([jim(), kate(surprised=seed % 2 == 0), bart(), gang()], rng)
+    states = [state]
+    for _ in range(steps):
+        options: list[Move] = []
+        if state.phase == Phase.QUICKNESS:
+            waiting = quickness_needed(state)
+            for c in waiting:
+                options.append(
+                    Guts(c.cid, rng.randint(0, 12)) if c.surprised else RollQuickness(c.cid)
+                )
+            if not waiting:
+                options.append(DealRound())
+        elif state.phase == Phase.COUNTDOWN:
+            current = up(state)
+            if current is None:
+                options.append(EndRound())
+            else:
+                cid = current[0].cid
+                speed = rng.choice(list(Speed))
+                options += [
+                    Act(
+                        cid,
+                        "acts",
+                        speed=speed,
+                        cost=rng.randint(2, 4),
+                        consecutive=rng.random() < 0.5,
+                    ),
+                    Sleeve(cid),
+                    Pass(cid),
+                ]
+            for c in state.combatants:
+                if c.sleeve is not None:
+                    options.append(
+                        Act(
+                            c.cid,
+                            "cuts in",
+                            card=c.sleeve,
+                            interrupt=True,
+                            opposed=rng.choice(list(Opposed)),
+                        )
+                    )
+                if RED_JOKER in c.hand:
+                    options.append(Act(c.cid, "red", card=RED_JOKER, interrupt=rng.random() < 0.5))
+        else:
+            break
+        move = rng.choice(options)
+        try:
+            state = apply(state, move, rng).state
+        except IllegalMove:
+            continue
+        states.append(state)
+    return states
