@@ -22,7 +22,13 @@ How a service drives a fight
    sleeve or the red joker out of turn, and ``Act(interrupt=True, opposed=...)`` to interrupt the
    action just taken (R26, R31).
 5. ``EndRound()`` when the countdown is done (or the Dealer cuts it short); back to step 2.
-   ``EndFight()`` ends it.
+   ``EndFight()`` ends it. At any time ``Join(combatant)`` adds a newcomer (cards from the next
+   deal), ``Leave(cid)`` takes a fallen one out (its cards to the discards), ``SetCap`` lifts a
+   cap (R23) and ``Abandon`` drops an extended action (R26).
+
+The service stores ``fight_serial.state_to_data(state)`` (checked on load: the 54 cards), writes
+``Outcome.events`` as public timeline lines and ``Outcome.secrets`` as lines for the Dealer and
+the players they name, and renders each viewer from ``view_for(state, viewer, dealer=...)``.
 
 Who may send a move (the player of a PC for its own cards, the Dealer for everything) is the
 service's check, as in a conflict. After every move ``all_cards(state)`` is the 54 cards, each
@@ -79,6 +85,8 @@ __all__ = [
     "FightView",
     "Guts",
     "IllegalMove",
+    "Join",
+    "Leave",
     "Move",
     "Outcome",
     "Pass",
@@ -210,6 +218,7 @@ class Combatant:
     # Kept from round to round
     sleeve: Card | None = None  # the card up the sleeve (R26), at most one, never the red joker
     extended: Extended | None = None
+    out: bool = False  # has left the fight (fallen, fled): no more cards, no more moves
 
     @property
     def is_dealers(self) -> bool:
@@ -264,6 +273,13 @@ class FightState:
             if c.cid == cid:
                 return c
         raise IllegalMove("That combatant is not in this fight.")
+
+    def active(self, cid: str) -> Combatant:
+        """The combatant, for a move it makes or that is made for it: not one that has left."""
+        c = self.combatant(cid)
+        if c.out:
+            raise IllegalMove(f"{c.name} has left the fight.")
+        return c
 
     def with_combatant(self, updated: Combatant) -> FightState:
         return replace(
@@ -378,6 +394,20 @@ class Abandon:
 
 
 @dataclass(frozen=True)
+class Join:
+    """A combatant joins a fight under way; it gets cards from the next deal."""
+
+    combatant: Combatant
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A combatant leaves the fight (falls, flees): its cards and sleeve go to the discards."""
+
+    cid: str
+
+
+@dataclass(frozen=True)
 class EndRound:
     pass
 
@@ -389,7 +419,7 @@ class EndFight:
 
 Move = (
     Quickness | RollQuickness | Guts | SetCap | DealRound | Act | Sleeve | Pass | Abandon
-    | EndRound | EndFight
+    | Join | Leave | EndRound | EndFight
 )  # fmt: skip
 
 
@@ -415,6 +445,20 @@ def _check_pot(pot: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(chips.items())
 
 
+def _check_combatant(c: Combatant) -> Combatant:
+    if not isinstance(c.cid, str) or not c.cid:
+        raise IllegalMove("Every combatant needs an id.")
+    if not c.name.strip():
+        raise IllegalMove("Every combatant needs a name.")
+    dice_spec(c.quickness.count, c.quickness.sides)
+    _check_cap(c.cap)
+    if not isinstance(c.size, int) or isinstance(c.size, bool) or c.size < 1:
+        raise IllegalMove(f"{c.name} needs at least one member.")
+    return replace(
+        c, total=None, bust=False, dice=(), guts_failed=False, hand=(), sleeve=None, out=False
+    )
+
+
 def new_fight(
     combatants: Sequence[Combatant],
     rng: random.Random,
@@ -427,17 +471,7 @@ def new_fight(
     cids = [c.cid for c in combatants]
     if len(set(cids)) != len(cids):
         raise IllegalMove("Each combatant can take part only once.")
-    for c in combatants:
-        if not c.name.strip():
-            raise IllegalMove("Every combatant needs a name.")
-        dice_spec(c.quickness.count, c.quickness.sides)
-        _check_cap(c.cap)
-        if not isinstance(c.size, int) or c.size < 1:
-            raise IllegalMove(f"{c.name} needs at least one member.")
-    fresh = tuple(
-        replace(c, total=None, bust=False, dice=(), guts_failed=False, hand=(), sleeve=None)
-        for c in combatants
-    )
+    fresh = tuple(_check_combatant(c) for c in combatants)
     return FightState(
         phase=Phase.QUICKNESS,
         combatants=fresh,
@@ -476,7 +510,7 @@ def up(state: FightState) -> tuple[Combatant, Card] | None:
 
 def cards_due(state: FightState, c: Combatant) -> int:
     """How many cards the combatant is dealt this round (R23, R26); 0 before its total is in."""
-    if c.surprised or c.guts_failed or c.total is None:
+    if c.out or c.surprised or c.guts_failed or c.total is None:
         return 0
     return cards_for(c.total, bust=c.bust, cap=c.cap)
 
@@ -487,6 +521,8 @@ def quickness_needed(state: FightState) -> tuple[Combatant, ...]:
         return ()
     waiting = []
     for c in state.combatants:
+        if c.out:
+            continue
         if c.surprised and state.round == 1:
             continue  # R26: no cards in the first round, nothing to roll
         if c.guts_failed:
@@ -553,9 +589,12 @@ def _record_quickness(
 
 def _quickness(state: FightState, move: Quickness, rng: random.Random | None) -> Outcome:
     _need(state, Phase.QUICKNESS)
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     total = _whole(move.total, "A Quickness total")
-    dice = tuple(tuple(int(f) for f in die) for die in move.dice)
+    try:
+        dice = tuple(tuple(_whole(f, "A die's face") for f in die) for die in move.dice)
+    except TypeError:
+        raise IllegalMove("The dice are a list of each die's faces, like [[6, 4], [2]].") from None
     if dice:  # faces given: they must add up to what was typed
         values = [sum(die) for die in dice]
         bust = sum(1 for v in values if v == 1) * 2 > len(values)
@@ -569,7 +608,7 @@ def _roll_quickness(state: FightState, move: RollQuickness, rng: random.Random |
     _need(state, Phase.QUICKNESS)
     if rng is None:
         raise IllegalMove("Rolling needs dice.")
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     _may_roll_quickness(state, c)  # refuse before rolling, not after
     result = roll(c.quickness, rng)
     return _record_quickness(state, c, result.total, result.bust, result.faces, str(result))
@@ -577,7 +616,7 @@ def _roll_quickness(state: FightState, move: RollQuickness, rng: random.Random |
 
 def _guts(state: FightState, move: Guts, rng: random.Random | None) -> Outcome:
     _need(state, Phase.QUICKNESS)
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     if not c.surprised:
         raise IllegalMove(f"{c.name} is not surprised: no Guts check needed.")
     if state.round == 1:
@@ -596,7 +635,7 @@ def _guts(state: FightState, move: Guts, rng: random.Random | None) -> Outcome:
 def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outcome:
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is over.")
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     _check_cap(move.cap)
     state = state.with_combatant(replace(c, cap=move.cap))
     if move.cap is None:
@@ -636,6 +675,8 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
     counts: list[str] = []
     for seat in state.combatants:
         c = state.combatant(seat.cid)  # the state changes as Fate chips are drawn
+        if c.out:
+            continue
         due = cards_due(state, c)
         if due == 0:
             why = (
@@ -720,7 +761,7 @@ def _describe(text: str) -> str:
 
 def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     _need(state, Phase.COUNTDOWN)
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     current = up(state)
     speed = Speed(move.speed)
     in_turn = move.card is None or (
@@ -835,7 +876,7 @@ def _reveal_red_draw(state: FightState, cid: str) -> tuple[FightState, str]:
 
 
 def _holder_of_up(state: FightState, cid: str) -> tuple[Combatant, Card]:
-    c = state.combatant(cid)
+    c = state.active(cid)
     current = up(state)
     if current is None:
         raise IllegalMove("The countdown is done: no card is up. End the round.")
@@ -887,7 +928,7 @@ def _pass(state: FightState, move: Pass, rng: random.Random | None) -> Outcome:
 def _abandon(state: FightState, move: Abandon, rng: random.Random | None) -> Outcome:
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is over.")
-    c = state.combatant(move.cid)
+    c = state.active(move.cid)
     if c.extended is None:
         raise IllegalMove(f"{c.name} has no extended action in progress.")
     ext = c.extended
@@ -896,6 +937,35 @@ def _abandon(state: FightState, move: Abandon, rng: random.Random | None) -> Out
         state,
         (f"{c.name} abandons {ext.text or 'the extended action'} ({ext.paid} of {ext.cost}).",),
     )
+
+
+def _join(state: FightState, move: Join, rng: random.Random | None) -> Outcome:
+    if state.phase == Phase.OVER:
+        raise IllegalMove("This fight is over.")
+    c = _check_combatant(move.combatant)
+    if any(x.cid == c.cid for x in state.combatants):
+        raise IllegalMove(f"{c.name} is already in this fight.")
+    state = replace(state, combatants=(*state.combatants, c))
+    when = "this round" if state.phase == Phase.QUICKNESS else "from the next round"
+    return Outcome(state, (f"{c.name} joins the fight: cards {when}.",))
+
+
+def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome:
+    c = state.active(move.cid)
+    if state.phase == Phase.OVER:
+        raise IllegalMove("This fight is over.")
+    lost = list(c.hand) + ([c.sleeve] if c.sleeve is not None else [])
+    state = state.with_combatant(
+        replace(c, hand=(), sleeve=None, extended=None, total=None, bust=False, dice=(), out=True)
+    )
+    state = replace(state, deck=state.deck.discard(lost))
+    line = f"{c.name} leaves the fight"
+    if lost:
+        line += f": {format_cards(lost)} go to the discards"
+        if RED_JOKER in lost:
+            state, reveal = _reveal_red_draw(state, c.cid)
+            line += reveal
+    return Outcome(state, (line + ".",))
 
 
 def _end_round(state: FightState, move: EndRound, rng: random.Random | None) -> Outcome:
@@ -968,6 +1038,8 @@ _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]
     Sleeve: _sleeve,
     Pass: _pass,
     Abandon: _abandon,
+    Join: _join,
+    Leave: _leave,
     EndRound: _end_round,
     EndFight: _end_fight,
 }
@@ -1034,6 +1106,7 @@ class CombatantView:
     guts_failed: bool
     cap: int | None
     extended: Extended | None
+    out: bool
     is_up: bool
     due: int  # the cards this round's total is worth (R23); 0 before the total is in
 
@@ -1088,6 +1161,7 @@ def view_for(state: FightState, viewer: Iterable[str], *, dealer: bool) -> Fight
                 guts_failed=c.guts_failed,
                 cap=c.cap,
                 extended=c.extended,
+                out=c.out,
                 is_up=current is not None and current[0].cid == c.cid,
                 due=cards_due(state, c),
             )

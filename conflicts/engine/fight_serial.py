@@ -59,6 +59,7 @@ def _combatant_data(c: Combatant) -> dict[str, Any]:
             if c.extended is not None
             else None
         ),
+        "out": c.out,
     }
 
 
@@ -84,6 +85,7 @@ def _combatant(d: dict[str, Any]) -> Combatant:
             if ext is not None
             else None
         ),
+        out=bool(d.get("out", False)),
     )
 
 

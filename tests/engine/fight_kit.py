@@ -131,6 +131,8 @@ def random_states(seed: int, steps: int = 150) -> list[FightState]:
         Act,
         EndRound,
         Guts,
+        Join,
+        Leave,
         Pass,
         Phase,
         RollQuickness,
@@ -188,6 +190,10 @@ def random_states(seed: int, steps: int = 150) -> list[FightState]:
                     options.append(Act(c.cid, "red", card=RED_JOKER, interrupt=rng.random() < 0.5))
         else:
             break
+        if rng.random() < 0.02:
+            options = [Leave(rng.choice(state.combatants).cid)]
+        elif rng.random() < 0.02:
+            options = [Join(gang(cid=f"more{len(states)}", name="2 more Pinkertons", size=2))]
         move = rng.choice(options)
         try:
             state = apply(state, move, rng).state

@@ -19,6 +19,8 @@ from conflicts.engine.action_deck import (
     EndFight,
     EndRound,
     Guts,
+    Join,
+    Leave,
     Pass,
     Phase,
     Quickness,
@@ -570,3 +572,32 @@ def test_all_cards_counts_the_table_the_sleeves_and_the_hands() -> None:
     state = step(state, Sleeve(KATE)).state
     assert sorted(c.index for c in all_cards(state)) == list(range(54))
     assert len(state.table) == 1
+
+
+def test_a_combatant_can_join_and_leave_a_fight_under_way() -> None:
+    """A newcomer gets cards from the next deal; a fallen combatant's cards (sleeve included)
+    go to the discards, and it makes no more moves and is dealt no more cards."""
+    state = dealt(fight(), TOTALS, TOP).state
+    state = step(state, Act(JIM, "shoots")).state
+    state = step(state, Sleeve(KATE)).state
+    out = step(state, Join(gang()))
+    assert out.events == ("3 Pinkertons joins the fight: cards from the next round.",)
+    state = out.state
+    refused(state, Join(gang()), "already in this fight")
+    out = step(state, Leave(KATE))
+    state = out.state
+    assert "Kate leaves the fight: 3♠ K♥ go to the discards." in out.events
+    assert state.combatant(KATE).sleeve is None
+    assert state.combatant(KATE).out
+    refused(state, SetCap(KATE, 3), "has left the fight")
+    refused(state, Leave(KATE), "has left the fight")
+    state = step(state, EndRound()).state
+    assert [c.cid for c in quickness_needed(state)] == [JIM, BART, GANG]
+    out = dealt(state, {JIM: 13, BART: 17, GANG: 9}, "4♣ 4♦ 4♥ 4♠ 5♣ 5♦ 5♥ 5♠ 6♣")
+    assert out.events[0] == "Round 2 dealt: Jim 3, Black Bart 4, 3 Pinkertons 2."
+    assert out.state.combatant(KATE).hand == ()
+
+
+def test_typed_dice_faces_that_are_not_numbers_are_refused() -> None:
+    refused(fight(), Quickness(JIM, 6, dice=(("six",),)), "whole number")  # type: ignore[arg-type]
+    refused(fight(), Quickness(JIM, 6, dice=(6,)), "list of each die")  # type: ignore[arg-type]

@@ -26,6 +26,8 @@ from conflicts.engine.action_deck import (
     FightView,
     Guts,
     IllegalMove,
+    Join,
+    Leave,
     Move,
     Pass,
     Phase,
@@ -250,6 +252,9 @@ def _moves(state: FightState, draw: st.DrawFn) -> list[Move]:
                 moves.append(Act(c.cid, "red", card=RED_JOKER, interrupt=draw(st.booleans())))
     if state.round > 4:
         moves.append(EndFight())
+    if draw(st.integers(0, 30)) == 0:  # now and then someone falls, or a newcomer arrives
+        moves.append(Leave(some))
+        moves.append(Join(jim(cid=f"new{state.round}", name=f"Newcomer {state.round}")))
     return moves
 
 

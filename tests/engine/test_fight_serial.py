@@ -32,6 +32,8 @@ def test_the_random_fights_reach_the_interesting_states() -> None:
     assert any(s.fate_draws for s in states)
     assert any(s.reshuffle_at_end for s in states)
     assert any(s.phase == Phase.COUNTDOWN and s.round > 2 for s in states)
+    assert any(c.out for s in states for c in s.combatants)
+    assert any(len(s.combatants) > 4 for s in states)
 
 
 def test_a_lost_card_fails_loudly() -> None:
