@@ -763,7 +763,16 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     _need(state, Phase.COUNTDOWN)
     c = state.active(move.cid)
     current = up(state)
-    speed = Speed(move.speed)
+    try:
+        speed = Speed(move.speed)
+        opposed_given = Opposed(move.opposed) if move.opposed is not None else None
+    except ValueError:
+        raise IllegalMove(
+            "An action is simple, short or extended; an opposed roll fails, succeeds or makes "
+            "a raise."
+        ) from None
+    if not isinstance(move.text, str):
+        raise IllegalMove("Describe the action in words.")
     in_turn = move.card is None or (
         current is not None and current[0].cid == c.cid and current[1] is move.card
     )
@@ -795,12 +804,12 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
             opposed = Opposed.RAISE  # R25: the red joker interrupts without a roll, and goes first
             how = "with the red joker (no roll needed): goes first"
         else:
-            if move.opposed is None:
+            if opposed_given is None:
                 raise IllegalMove(
                     "Interrupting needs the opposed Quickness roll (R26): did it fail, succeed "
                     "or make a raise?"
                 )
-            opposed = Opposed(move.opposed)
+            opposed = opposed_given
             if opposed == Opposed.FAILURE:
                 raise IllegalMove(
                     f"The opposed Quickness roll failed: {c.name} cannot interrupt "
@@ -1258,6 +1267,8 @@ def _op_round(data: Mapping[str, Any]) -> dict[str, Any]:
         sleeve = parse_card(sleeve_text) if sleeve_text else None
         if sleeve is RED_JOKER:
             raise IllegalMove("The red joker cannot go up the sleeve (R25).")
+        if sleeve is BLACK_JOKER:
+            raise IllegalMove("The black joker is discarded as soon as it is drawn (R25).")
         cap = item.get("cap", DEFAULT_CAP)
         _check_cap(cap)
         total = _int(item, "total", 0)

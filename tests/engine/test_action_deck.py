@@ -601,3 +601,19 @@ def test_a_combatant_can_join_and_leave_a_fight_under_way() -> None:
 def test_typed_dice_faces_that_are_not_numbers_are_refused() -> None:
     refused(fight(), Quickness(JIM, 6, dice=(("six",),)), "whole number")  # type: ignore[arg-type]
     refused(fight(), Quickness(JIM, 6, dice=(6,)), "list of each die")  # type: ignore[arg-type]
+
+
+def test_an_action_speed_or_roll_outside_the_rules_is_refused_in_plain_words() -> None:
+    state = dealt(fight(), TOTALS, TOP).state
+    refused(state, Act(JIM, "x", speed="quick"), "simple, short or extended")  # type: ignore[arg-type]
+    refused(state, Act(JIM, 12), "in words")  # type: ignore[arg-type]
+    state = step(state, Act(JIM, "shoots")).state
+    state = step(state, Sleeve(KATE)).state
+    state = step(state, Act(BART, "draws")).state
+    refused(
+        state,
+        Act(KATE, card=parse_card("K♥"), interrupt=True, opposed="great"),  # type: ignore[arg-type]
+        "fails, succeeds or makes a raise",
+    )
+    out = step(state, Act(KATE, card=parse_card("K♥"), interrupt=True, opposed="raise"))  # type: ignore[arg-type]
+    assert out.state.table[-1].opposed == Opposed.RAISE

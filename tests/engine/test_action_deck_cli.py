@@ -230,3 +230,15 @@ def test_r25_round_refuses_the_red_joker_up_a_sleeve_and_a_deck_that_is_not_54()
     assert "red joker cannot go up the sleeve" in results[0]["error"]
     assert "missing RJ" in results[1]["error"]
     assert "different" in results[2]["error"]
+    no_black = [c for c in deck("") if c != "BJ"]
+    (black,), _, _ = run(
+        [
+            {
+                "op": "round",
+                "deck": no_black,
+                "sleeves": {"Jim": "BJ"},
+                "combatants": [{"name": "Jim", "total": 5}],
+            }
+        ]
+    )
+    assert "black joker is discarded as soon as it is drawn" in black["error"]
