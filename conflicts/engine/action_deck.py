@@ -373,15 +373,16 @@ class Act:
 
 @dataclass(frozen=True)
 class Sleeve:
-    """Put the card up the sleeve (R26): one at most, never the red joker."""
+    """Put the card up the sleeve (R26): one at most, never the red joker. ``card``, when
+    given, must be the card up (a form can name the card it shows)."""
 
     cid: str
+    card: Card | None = None
 
 
 @dataclass(frozen=True)
 class Pass:
-    """Pass on the card up: it is discarded (R31). Passing on the red joker keeps it for later
-    this round instead (it may act at any time, R25)."""
+    """Pass on the card up: it is discarded (R31)."""
 
     cid: str
 
@@ -495,13 +496,21 @@ def all_cards(state: FightState) -> list[Card]:
 
 
 def up(state: FightState) -> tuple[Combatant, Card] | None:
-    """R31: whose card is up in the countdown, and which; ``None`` when the countdown is done."""
+    """R31: whose card is up in the countdown, and which; ``None`` when the countdown is done.
+
+    The red joker never comes up: it acts at any time that round (R25), so its holder plays it
+    out of turn whenever they like (``Act(card=RED_JOKER)``), and an unplayed one goes to the
+    discards at the end of the round. Stopping the countdown on it would also tell the table
+    who holds it (R30), since it cannot be sleeved and a passed card is shown in the discards.
+    """
     if state.phase != Phase.COUNTDOWN:
         return None
     best: tuple[Combatant, Card] | None = None
     best_rank = -1
     for c in state.combatants:
         for card in c.hand:
+            if card is RED_JOKER:
+                continue
             rank = action_rank(card)
             if best_rank < rank < state.position:
                 best, best_rank = (c, card), rank
@@ -896,12 +905,13 @@ def _holder_of_up(state: FightState, cid: str) -> tuple[Combatant, Card]:
 
 def _sleeve(state: FightState, move: Sleeve, rng: random.Random | None) -> Outcome:
     _need(state, Phase.COUNTDOWN)
-    c, card = _holder_of_up(state, move.cid)
-    if card is RED_JOKER:
+    if move.card is RED_JOKER:
         raise IllegalMove(
-            "The red joker cannot go up the sleeve (R25): act with it, or pass to keep it for "
-            "any time this round."
+            "The red joker cannot go up the sleeve (R25): play it at any time this round."
         )
+    c, card = _holder_of_up(state, move.cid)
+    if move.card is not None and move.card is not card:
+        raise IllegalMove("Only the card up can go up the sleeve, when it comes up.")
     if c.sleeve is not None:
         raise IllegalMove(
             f"{c.name} already has a card up the sleeve: only one at a time (R26). Play it, "
@@ -920,12 +930,6 @@ def _pass(state: FightState, move: Pass, rng: random.Random | None) -> Outcome:
     _need(state, Phase.COUNTDOWN)
     c, card = _holder_of_up(state, move.cid)
     state = replace(state, position=action_rank(card), under_way=False)
-    if card is RED_JOKER:  # R25: it may act at any time this round; keep it for later
-        return Outcome(
-            state,
-            (f"{c.name} passes for now.",),
-            (Secret((c.cid,), f"{c.name} keeps the red joker to play any time this round."),),
-        )
     c, line = _break_consecutive(replace(c, hand=tuple(x for x in c.hand if x is not card)))
     state = replace(state.with_combatant(c), deck=state.deck.discard((card,)))
     events = [f"{c.name} passes: the {card.text} goes to the discards."]
@@ -1127,6 +1131,8 @@ class FightView:
     ``running_order`` is the countdown as this viewer may see it: the cards still to come up
     that the viewer can see, in R24 order (a player: their own; the Dealer: everyone's). Others'
     unplayed cards are left out entirely, since their place in the order would tell their rank.
+    The red joker never comes up (it plays at any time, see ``up``): it shows in its holder's
+    hand only.
     ``up`` names whose card is up (public), ``up_card`` is the card only if visible.
     """
 
@@ -1187,7 +1193,9 @@ def view_for(state: FightState, viewer: Iterable[str], *, dealer: bool) -> Fight
         up=current[0].cid if current else None,
         up_card=current[1] if current and current[1] in seen else None,
         running_order=tuple(
-            (cid, card) for cid, card in order if action_rank(card) < state.position
+            (cid, card)
+            for cid, card in order
+            if action_rank(card) < state.position and card is not RED_JOKER
         ),
         table=state.table,
         discards=state.deck.discards,

@@ -225,7 +225,7 @@ def test_r25_black_joker_discarded_with_the_sleeve_dealer_draws_reshuffle_at_end
     assert state.phase == Phase.QUICKNESS
 
 
-def test_r25_red_joker_holder_draws_from_the_fate_pot_and_acts_first() -> None:
+def test_r25_red_joker_holder_draws_from_the_fate_pot_and_may_act_at_once() -> None:
     out = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦")
     state = out.state
     assert hand(state, KATE) == "RJ 3♠"
@@ -233,7 +233,12 @@ def test_r25_red_joker_holder_draws_from_the_fate_pot_and_acts_first() -> None:
     assert (draw.who, draw.cause, draw.revealed, draw.round) == (KATE, RED_JOKER, False, 1)
     assert draw.chip in {"white", "red", "blue"}
     assert sum(n for _, n in state.fate_pot) == 17
-    assert up(state) == (state.combatant(KATE), RED_JOKER)
+    # The red joker never comes up (it acts any time, R25): the countdown starts at the A♠,
+    # and Kate may play the joker before it.
+    assert up(state) == (state.combatant(JIM), parse_card("A♠"))
+    first = step(state, Act(KATE, "draws first", card=RED_JOKER)).state
+    assert first.table[0].card is RED_JOKER
+    assert up(first) == (first.combatant(JIM), parse_card("A♠"))
     # The draw is a secret for Kate and the Dealer: it would tell who holds the red joker.
     assert not any("red joker" in e or "Fate" in e for e in out.events)
     assert any(s.cids == (KATE,) and "red joker" in s.text for s in out.secrets)
@@ -308,13 +313,10 @@ def test_r31_ending_a_round_early_discards_the_unplayed_cards() -> None:
     assert "Jim's unplayed A♠ 9♦ 2♣ go to the discards." in out.events
 
 
-def test_r25_r31_the_red_joker_cannot_go_up_the_sleeve_and_can_be_kept_for_later() -> None:
+def test_r25_r31_the_red_joker_cannot_go_up_the_sleeve_and_plays_any_time() -> None:
     state = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦").state
-    refused(state, Sleeve(KATE), "red joker cannot go up the sleeve")
-    out = step(state, Pass(KATE))  # passing on the red joker keeps it (R25: any time)
-    state = out.state
-    assert RED_JOKER in state.combatant(KATE).hand
-    assert out.events == ("Kate passes for now.",)
+    refused(state, Sleeve(KATE, card=RED_JOKER), "red joker cannot go up the sleeve")
+    refused(state, Sleeve(JIM, card=parse_card("9♦")), "Only the card up")
     assert up(state)[1] == parse_card("A♠")  # type: ignore[index]
     state = step(state, Act(JIM, "aims")).state
     # Kate plays the red joker out of turn, before Bart's 10♠ acts.
@@ -372,7 +374,6 @@ def test_r26_nothing_to_interrupt_after_a_pass_or_a_sleeve() -> None:
 
 def test_r25_the_red_joker_interrupts_without_a_roll() -> None:
     state = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦").state
-    state = step(state, Pass(KATE)).state
     state = step(state, Act(JIM, "shoots Kate")).state
     out = step(state, Act(KATE, "shoots back", card=RED_JOKER, interrupt=True))
     assert "no roll needed" in out.events[0]
@@ -617,3 +618,10 @@ def test_an_action_speed_or_roll_outside_the_rules_is_refused_in_plain_words() -
     )
     out = step(state, Act(KATE, card=parse_card("K♥"), interrupt=True, opposed="raise"))  # type: ignore[arg-type]
     assert out.state.table[-1].opposed == Opposed.RAISE
+
+
+def test_r25_an_unplayed_red_joker_is_discarded_at_the_end_of_the_round() -> None:
+    state = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦").state
+    out = step(state, EndRound())
+    assert RED_JOKER in out.state.deck.discards
+    assert out.state.fate_draws[0].revealed  # the joker is public now: so is its draw
