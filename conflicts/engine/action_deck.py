@@ -740,7 +740,7 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
         ordered = tuple(in_action_order(hand))
         state = state.with_combatant(replace(c, hand=ordered, sleeve=sleeve))
         counts.append(f"{c.name} {len(ordered)}")
-        secrets.append(Secret((c.cid,), f"{c.name}'s cards: {format_cards(ordered) or 'none'}."))
+        secrets.append(Secret((c.cid,), f"Dealt to {c.name}: {format_cards(ordered) or 'none'}."))
     state = replace(
         state,
         phase=Phase.COUNTDOWN,
@@ -992,7 +992,12 @@ def _end_round(state: FightState, move: EndRound, rng: random.Random | None) -> 
     fresh = []
     for c in state.combatants:
         if c.hand:
-            events.append(f"{c.name}'s unplayed {format_cards(c.hand)} go to the discards.")
+            reveal = ""
+            if RED_JOKER in c.hand:
+                state, reveal = _reveal_red_draw(state, c.cid)
+            events.append(
+                f"Not played by {c.name}, to the discards: {format_cards(c.hand)}{reveal}."
+            )
             unplayed += list(c.hand)
         fresh.append(replace(c, hand=(), total=None, bust=False, dice=(), guts_failed=False))
     deck = state.deck.discard(unplayed + [p.card for p in state.table])

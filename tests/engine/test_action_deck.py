@@ -310,7 +310,7 @@ def test_r31_ending_a_round_early_discards_the_unplayed_cards() -> None:
     out = step(state, EndRound())
     assert len(out.state.deck.discards) == 9
     assert all(c.hand == () for c in out.state.combatants)
-    assert "Jim's unplayed A♠ 9♦ 2♣ go to the discards." in out.events
+    assert "Not played by Jim, to the discards: A♠ 9♦ 2♣." in out.events
 
 
 def test_r25_r31_the_red_joker_cannot_go_up_the_sleeve_and_plays_any_time() -> None:
@@ -624,4 +624,5 @@ def test_r25_an_unplayed_red_joker_is_discarded_at_the_end_of_the_round() -> Non
     state = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦").state
     out = step(state, EndRound())
     assert RED_JOKER in out.state.deck.discards
+    assert "Not played by Kate, to the discards: RJ 3♠ (it drew a" in " ".join(out.events)
     assert out.state.fate_draws[0].revealed  # the joker is public now: so is its draw

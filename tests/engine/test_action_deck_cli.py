@@ -242,3 +242,24 @@ def test_r25_round_refuses_the_red_joker_up_a_sleeve_and_a_deck_that_is_not_54()
         ]
     )
     assert "black joker is discarded as soon as it is drawn" in black["error"]
+
+
+def test_r23_round_a_bust_gets_no_cards_and_keeps_its_sleeve() -> None:
+    cards = [c for c in deck("A♠ K♠ Q♠") if c != "5♦"]
+    (result,), stderr, _ = run(
+        [
+            {
+                "op": "round",
+                "deck": cards,
+                "sleeves": {"Kate": "5♦"},
+                "combatants": [
+                    {"name": "Kate", "total": 17, "bust": True},
+                    {"name": "Jim", "total": 13},
+                ],
+                "round": 2,
+            }
+        ]
+    )
+    assert stderr == ""
+    assert result["hands"] == {"Kate": [], "Jim": ["A♠", "K♠", "Q♠"]}
+    assert result["sleeves"] == {"Kate": "5♦", "Jim": None}
