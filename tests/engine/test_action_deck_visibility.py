@@ -300,8 +300,13 @@ def test_r25_r30_r31_random_fights_conserve_the_54_and_never_leak_a_card(
             for token in _CARD.findall(line):
                 card = parse_card(token)
                 assert shuffled or card not in hidden, (line, hidden.get(card))
+        public = set(after.deck.discards) | {p.card for p in after.table}
         for secret in outcome.secrets:
             for cid in secret.cids:
                 assert after.combatant(cid)  # names real combatants
+            # A secret line names only cards its readers may see: their own, or public ones.
+            for token in _CARD.findall(secret.text):
+                card = parse_card(token)
+                assert card in public or hidden.get(card) in secret.cids, secret
         state = after
     assert sorted(c.index for c in all_cards(state)) == list(range(54))
