@@ -37,6 +37,26 @@ builds a viewer's whole picture of the fight from it; the secret timeline lines 
 a red joker's Fate chip) come as ``Secret`` lines naming the combatants whose players may read
 them (the Dealer reads them all).
 
+How the app reads what the rulings leave open
+---------------------------------------------
+- R24: the red joker goes before the black one (as R6 and R8 rank them). The black joker never
+  waits in a hand (R25 discards it at once), so the order between the two only shows in
+  ``in_action_order``.
+- R25/R30: the red joker never comes up in the countdown; its holder plays it whenever they like
+  that round (``up`` says why). Its Fate draw is a secret of its holder and the Dealer until it
+  is played or the round ends; the Fate pot's counts are the Dealer's for the same reason.
+- R25: a deal reshuffles the deck with the discards whenever the deck holds fewer cards than the
+  next combatant needs. Only when every other card is in a hand or a sleeve (lifted caps) does a
+  combatant get fewer cards, and the timeline says so.
+- R26: an interrupt acts against the action just taken, while it is still under way (the next
+  card has not been acted on, sleeved or passed). An opposed roll is a success when it beats the
+  other total, a raise when it beats it by 5 or more (``dice.opposed``); a tie fails.
+- R26: a consecutive extended action falls back to 0 when another combatant interrupts one of
+  its actions, or when its holder acts otherwise or passes a card; sleeving a card does not
+  break it. A simple action still uses the card it was taken on.
+- R32's house rule (a PC's Fate draw adds a Dust Devils chip) is the service's: ``FateDraw``
+  says who drew, when and what.
+
 Run as a program (``python -m conflicts.engine.action_deck``) it reads one JSON object per line
 (ops ``cards``, ``order``, ``roll``, ``round``) and writes one JSON object per line.
 """
