@@ -1,4 +1,5 @@
-"""Engine benchmarks: hand evaluation, the full five-card census, odds and the discard advisor.
+"""Engine benchmarks: hand evaluation, the full five-card census, odds, the discard advisor and
+a combat round on the action deck.
 
 Prints figures against the goals of the foundation issue; it does not fail on a missed goal
 (a slow CI machine is not a broken build), it says so plainly instead.
@@ -14,8 +15,10 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
 
+from conflicts.engine import action_deck as fights
 from conflicts.engine import hands
-from conflicts.engine.cards import FULL_DECK, Card, parse_cards
+from conflicts.engine.cards import FULL_DECK, RED_JOKER, Card, parse_cards
+from conflicts.engine.dice import DiceSpec
 from conflicts.engine.hands import Category, evaluate, hand_key
 from conflicts.engine.odds import discard_advice, win_probability
 
@@ -128,11 +131,65 @@ def bench_odds() -> None:
     print(f"    advice: discard {shown} (p = {best.probability:.3f})")
 
 
+def _fight_round(state: fights.FightState, rng: random.Random) -> tuple[fights.FightState, int]:
+    """One whole round: everyone's Quickness rolled, the deal, the countdown to its end (each
+    card acted on, one in five sleeved or passed), the end of the round. Returns the moves made."""
+    moves = 0
+    for c in state.combatants:
+        state = fights.apply(state, fights.RollQuickness(c.cid), rng).state
+        moves += 1
+    state = fights.apply(state, fights.DealRound(), rng).state
+    moves += 1
+    while (current := fights.up(state)) is not None:
+        holder, card = current
+        roll = rng.random()
+        if roll < 0.1 and holder.sleeve is None and card is not RED_JOKER:
+            move: fights.Move = fights.Sleeve(holder.cid)
+        elif roll < 0.2:
+            move = fights.Pass(holder.cid)
+        else:
+            move = fights.Act(holder.cid, "shoots")
+        state = fights.apply(state, move, rng).state
+        moves += 1
+    state = fights.apply(state, fights.EndRound(), rng).state
+    return state, moves + 1
+
+
+def bench_fight_round() -> None:
+    """Issue 17: a round for 12 combatants (the engine's part of it), per second."""
+    rng = random.Random(17)
+    kinds = [fights.CombatantKind.PC] * 4 + [fights.CombatantKind.NPC] * 4
+    kinds += [fights.CombatantKind.EXTRAS] * 4
+    crowd = [
+        fights.Combatant(f"c{i}", f"Gun {i}", kind, quickness=DiceSpec(3, 8))
+        for i, kind in enumerate(kinds)
+    ]
+    state = fights.new_fight(crowd, rng)
+    rounds, count = 300, {"moves": 0}
+
+    def run() -> None:
+        nonlocal state
+        for _ in range(rounds):
+            state, moves = _fight_round(state, rng)
+            count["moves"] += moves
+
+    runs = _timed(run)
+    per_round = count["moves"] / (rounds * len(runs))
+    best = rounds / min(runs)
+    print(
+        f"Action deck, one round for 12 combatants (12 Quickness rolls, the deal, the countdown "
+        f"to the end: {per_round:.0f} moves a round): {best:,.0f} rounds/s best, "
+        f"{rounds / statistics.median(runs):,.0f} median, {best * per_round:,.0f} moves/s  "
+        f"[{_goal(best >= 100)}: 100 rounds/s, a round in under 10 ms]"
+    )
+
+
 def main() -> int:
     bench_evaluation()
     bench_brute_force_reference()
     bench_census()
     bench_odds()
+    bench_fight_round()
     return 0
 
 
