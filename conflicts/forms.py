@@ -196,6 +196,16 @@ class DealerFoldForm(MoveForm):
 
 class CallForm(MoveForm):
     move_type = engine.Call
+    # R13: "call now" before every hand is settled; those hands stand pat.
+    now = forms.BooleanField(required=False)
+
+    def move(self, seats: Mapping[str, Seat]) -> engine.Move:
+        return engine.Call(now=self.cleaned_data["now"])
+
+
+def chips_held(seat: Seat | None) -> int:
+    """The chips a seat's character holds now (R16: a bid never exceeds them)."""
+    return seat.character.chips if seat is not None and seat.character is not None else 0
 
 
 class LayForm(HandForm):
@@ -215,11 +225,20 @@ class BidForm(HandForm):
     amount = forms.IntegerField(min_value=1, max_value=99, label="Chips")
 
     def move(self, seats: Mapping[str, Seat]) -> engine.Move:
-        return engine.PlaceBid(self.cleaned_data["pid"], self.cleaned_data["amount"])
+        pid = self.cleaned_data["pid"]
+        return engine.PlaceBid(pid, self.cleaned_data["amount"], held=chips_held(seats.get(pid)))
+
+
+class WithdrawBidForm(HandForm):
+    move_type = engine.WithdrawBid
 
 
 class CloseBidsForm(MoveForm):
     move_type = engine.CloseBids
+
+    def move(self, seats: Mapping[str, Seat]) -> engine.Move:
+        # R16: each bidder's chips as they are now; a bid no longer payable lapses.
+        return engine.CloseBids(held={pid: chips_held(seat) for pid, seat in seats.items()})
 
 
 class AllocateForm(HandForm):
@@ -271,6 +290,7 @@ ACTIONS: dict[str, type[MoveForm]] = {
     "lay": LayForm,
     "reveal": RevealForm,
     "bid": BidForm,
+    "withdraw-bid": WithdrawBidForm,
     "close-bids": CloseBidsForm,
     "allocate": AllocateForm,
     "restore": RestoreForm,

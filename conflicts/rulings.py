@@ -14,6 +14,9 @@ class Ruling:
     group: str
     text: str
     house_rule: bool = False
+    # Where the rulebook's text is unclear: the reading the team made, and why, shown beside
+    # the ruling and where the choice is made (issue 15).
+    reading: str = ""
 
     @property
     def anchor(self) -> str:
@@ -46,6 +49,10 @@ RULINGS: tuple[Ruling, ...] = (
         "flush, four of a kind, full house, flush, straight, three of a kind, two pair, pair, "
         "high card. Straights and flushes need all five cards. An ace is high, or low in "
         "A-2-3-4-5, where it counts as a 1 for everything, narration too.",
+        reading=(
+            "The rulebook's list stops at the royal flush. Jokers are wild, so five of a kind "
+            "can happen; poker ranks it above every other hand, and so does the app."
+        ),
     ),
     Ruling(
         "R4", "The lay", CARDS,
@@ -66,6 +73,10 @@ RULINGS: tuple[Ruling, ...] = (
         "Category first; then the ranks that make the category; then the other cards, highest "
         "first (a longer lay beats an otherwise equal shorter one); then suits card by card; "
         "last, a red joker beats a black one. Two different lays never tie.",
+        reading=(
+            "The rulebook does not say how two high-card hands compare. The app compares them "
+            "card by card, highest first, as poker does, and only then by suit."
+        ),
     ),
     Ruling(
         "R7", "The combination", CARDS,
@@ -117,7 +128,10 @@ RULINGS: tuple[Ruling, ...] = (
         "R13", "The Draw", CONFLICT,
         "Discard up to the rating of one knack that fits what you are doing, and draw as many. "
         "A chip buys one more (once a hand); on the Road to Hell you add your Devil rating. You "
-        "choose all your discards first, then the new cards come at once.",
+        "choose all your discards first, then the new cards come at once. You name the knack "
+        "and the Dealer approves it (or changes it), as with the Deal's attributes. The Dealer "
+        "calls once every hand has drawn or stood; calling earlier is an explicit \u201ccall "
+        "now\u201d, and the hands that had not drawn stand pat, said in the timeline.",
     ),
     Ruling(
         "R14", "Sides", CONFLICT,
@@ -126,6 +140,11 @@ RULINGS: tuple[Ruling, ...] = (
         "best lay wins. Anyone an opponent beat takes Difficulty from the best opposing lay "
         "(stud hands take none). The narrator can decree otherwise — even that the winner gets "
         "hurt — and the Dealer records that, with the reason, in the timeline.",
+        reading=(
+            "The rulebook speaks of the loser. The app reads \u201cbeaten\u201d per hand: "
+            "anyone whose lay an opponent's lay beats takes Difficulty, even on the winning "
+            "side (the winner's partner who laid less than the other side)."
+        ),
     ),
     Ruling(
         "R15", "Chips", CONFLICT,
@@ -140,8 +159,11 @@ RULINGS: tuple[Ruling, ...] = (
         "After the lays are shown any player may bid chips to take the narration from whoever "
         "holds the high card. The holder may answer and keeps it by matching the highest bid; "
         "otherwise the highest bid wins, the earlier of equal bids first. Only the winner pays, "
-        "and the Dealer never bids. Winning narration with chips also lets you restore one "
-        "point of Difficulty your character took in this conflict (a 0 comes back as 1), once.",
+        "and the Dealer never bids. A bid (or an answer) can never be more than the chips you "
+        "hold when you make it, and you can withdraw it until the Dealer closes the bids; a "
+        "bid its bidder can no longer pay when they close (chips spent since) lapses, so the "
+        "conflict always ends. Winning narration with chips also lets you restore one point of "
+        "Difficulty your character took in this conflict (a 0 comes back as 1), once.",
     ),
     Ruling(
         "R17", "The Road to Hell", CONFLICT,
@@ -176,8 +198,8 @@ RULINGS: tuple[Ruling, ...] = (
         "R22", "Recovery", SESSIONS,
         "When the Dealer ends a session attributes come back to their ratings, except those at "
         "0. The Dealer may let damage carry over. Recovering during a session is a conflict "
-        "against a stud: 3 cards for 1–2 points, 5 for 3–4, 7 for 5 or more; winning it "
-        "restores the points.",
+        "against a stud: 3 cards for 1–2 points, 5 for 3–4, 7 for 5 or more (no other size is "
+        "accepted); winning it restores the points.",
     ),
     Ruling(
         "R23", "Cards per round", ACTION,

@@ -199,6 +199,7 @@ class HandRow:
     chips: int = 0
     may_bid: bool = False
     may_answer: bool = False
+    may_withdraw: str = ""  # R16: "bid" or "answer" while the bidding is open
     restore_options: list[AttributeRow] = field(default_factory=list)
 
 
@@ -691,8 +692,10 @@ def _narration_rights(state: engine.ConflictState, rows: list[HandRow]) -> None:
             continue
         if not state.bids_closed and row.pid == state.narrator:
             row.may_answer = bool(state.bids)
+            row.may_withdraw = "answer" if state.answer else ""
         elif not state.bids_closed:
             row.may_bid = not state.bidders or row.pid in state.bidders
+            row.may_withdraw = "bid" if any(b.pid == row.pid for b in state.bids) else ""
         if row.owed and state.narrator == row.pid and state.narration_paid and not state.restored:
             row.restore_options = [a for a in row.owed.attributes if row.owed.default.get(a.name)]
 
@@ -766,9 +769,9 @@ def _next_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, st
                 return {"text": f"Set {r.name}'s Deal", "action": "approve"}
         return {"text": "Deal", "action": "deal"}
     if state.phase == Phase.DRAW:
-        waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.drew]
-        if waiting:
-            return {"text": f"Waiting for {', '.join(waiting)} to draw", "action": "call"}
+        # R13: the Call waits for them
+        if who := ", ".join(p.name for p in engine.unsettled(state)):
+            return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
         return {"text": "Call", "action": "call"}
     if state.phase == Phase.LAYING:
         waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.lay_chosen]

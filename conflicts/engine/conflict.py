@@ -273,7 +273,10 @@ class DealerFold:
 
 @dataclass(frozen=True)
 class Call:
-    pass
+    """R13: the Dealer calls when every hand is settled (drawn or stood). ``now`` calls before
+    that, explicitly: the hands that have not drawn stand pat, said in the log."""
+
+    now: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,13 +292,28 @@ class Reveal:
 
 @dataclass(frozen=True)
 class PlaceBid:
+    """A narration bid, or the holder's answer (R16). ``held``: the chips the player holds as
+    they make it (the caller reads the ledger; the engine knows no balances)."""
+
     pid: str
     amount: int
+    held: int
+
+
+@dataclass(frozen=True)
+class WithdrawBid:
+    """R16: a bid (or the holder's answer) can be taken back until the bidding closes."""
+
+    pid: str
 
 
 @dataclass(frozen=True)
 class CloseBids:
-    pass
+    """The Dealer closes the bidding. ``held``: each bidder's chips now — a bid its bidder can
+    no longer pay (chips spent elsewhere since) is passed over, said in the log, so the
+    bidding can always close (R16)."""
+
+    held: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -327,7 +345,7 @@ class Finish:
 Move = (
     Propose | Approve | SpendExtraCard | AwardExtraCard | Deal | Draw | AwardRedraw | Fold
     | DealerFold | Call | ChooseLay | Reveal | PlaceBid | CloseBids | Allocate | Restore
-    | OverrideDifficulty | Finish
+    | OverrideDifficulty | Finish | WithdrawBid
 )  # fmt: skip
 
 
@@ -361,7 +379,15 @@ def new_conflict(
         who = next((p for p in participants if p.pid == recovery[0]), None)
         if who is None or not who.is_character:
             raise IllegalMove("The character recovering must take part in the conflict.")
-        recovery_stud_size(recovery[1])
+        size = recovery_stud_size(recovery[1])
+        # R22: the stud's size follows the points; no other size is accepted.
+        studs = [p.stud_size for p in participants if p.kind == Kind.STUD]
+        if not studs or any(n != size for n in studs):
+            points = recovery[1]
+            raise IllegalMove(
+                f"Recovering {points} point{'s' if points != 1 else ''} is against a "
+                f"{size}-card stud (R22: 1–2 points 3 cards, 3–4 points 5, 5 or more 7)."
+            )
     return ConflictState(
         phase=Phase.SIZING, participants=tuple(participants), stakes=stakes, recovery=recovery
     )
@@ -646,8 +672,21 @@ def _dealer_fold(state: ConflictState, move: DealerFold, rng: random.Random | No
     )
 
 
+def unsettled(state: ConflictState) -> tuple[Participant, ...]:
+    """R13: the hands still in play that draw (players' and important NPCs') and have not."""
+    return tuple(p for p in state.in_play if p.has_own_hand and not p.drew)
+
+
 def _call(state: ConflictState, move: Call, rng: random.Random | None) -> Outcome:
     _need(state, Phase.DRAW)
+    waiting = unsettled(state)
+    if waiting and not move.now:
+        names = ", ".join(p.name for p in waiting)
+        raise IllegalMove(
+            f"Not every hand is settled: {names} {'has' if len(waiting) == 1 else 'have'} not "
+            "drawn yet. Wait, or call now and they stand pat (R13)."
+        )
+    pat = tuple(f"{p.name} had not drawn: stands pat (R13)." for p in waiting)
     parts = []
     for p in state.participants:
         if p.folded:
@@ -656,7 +695,8 @@ def _call(state: ConflictState, move: Call, rng: random.Random | None) -> Outcom
         best = evaluate(p.hand)
         parts.append(replace(p, lay=best.laid, drew=True))
     state = replace(state, phase=Phase.LAYING, participants=tuple(parts))
-    return Outcome(state, ("The Dealer calls. Choose your lays.",))
+    called = "The Dealer calls now." if waiting else "The Dealer calls."
+    return Outcome(state, (f"{called} Choose your lays.", *pat))
 
 
 def _choose_lay(state: ConflictState, move: ChooseLay, rng: random.Random | None) -> Outcome:
@@ -732,6 +772,11 @@ def _bid(state: ConflictState, move: PlaceBid, rng: random.Random | None) -> Out
     if move.amount < 1:
         raise IllegalMove("Bid at least one chip.")
     p = _may_bid(state, move.pid)
+    if move.amount > move.held:  # R16: never more than the chips held when bidding
+        raise IllegalMove(
+            f"{p.name} holds {move.held} chip{'s' if move.held != 1 else ''}: "
+            f"a bid of {move.amount} cannot be paid."
+        )
     if move.pid == state.narrator:
         # R16: the holder answers; they keep narration by matching the highest bid.
         top = max((b.amount for b in state.bids), default=0)
@@ -745,6 +790,22 @@ def _bid(state: ConflictState, move: PlaceBid, rng: random.Random | None) -> Out
     return Outcome(state, (f"{p.name} bids {move.amount} chip(s) for the narration.",))
 
 
+def _withdraw_bid(state: ConflictState, move: WithdrawBid, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.RESOLUTION)
+    if state.bids_closed:
+        raise IllegalMove("Narration is settled: bids can no longer be withdrawn.")
+    p = state.participant(move.pid)
+    if move.pid == state.narrator and state.answer:
+        state = replace(state, answer=0)
+        return Outcome(state, (f"{p.name} withdraws their answer.",))
+    if not any(b.pid == move.pid for b in state.bids):
+        raise IllegalMove(f"{p.name} has no bid to withdraw.")
+    state = replace(state, bids=tuple(b for b in state.bids if b.pid != move.pid))
+    if not state.bids:
+        state = replace(state, answer=0)  # nothing left to answer
+    return Outcome(state, (f"{p.name} withdraws their bid.",))
+
+
 def _close_bids(state: ConflictState, move: CloseBids, rng: random.Random | None) -> Outcome:
     _need(state, Phase.RESOLUTION)
     if state.bids_closed:
@@ -752,22 +813,44 @@ def _close_bids(state: ConflictState, move: CloseBids, rng: random.Random | None
     state = replace(state, bids_closed=True)
     if not state.bids:
         return Outcome(state, ("Nobody bids: the high card narrates.",))
-    top = max(b.amount for b in state.bids)
+
+    def can_pay(pid: str, amount: int) -> bool:
+        return move.held.get(pid, 0) >= amount
+
+    # R16: a bid its bidder can no longer pay (chips spent since) is passed over, so the
+    # bidding always closes; the log says so.
+    events = [
+        f"{state.participant(b.pid).name} can no longer pay {b.amount} chip(s): that bid lapses."
+        for b in state.bids
+        if not can_pay(b.pid, b.amount)
+    ]
+    payable = [b for b in state.bids if can_pay(b.pid, b.amount)]
     holder = state.narrator
-    if state.answer >= top and holder is not None and state.participant(holder).kind == Kind.PC:
+    answer = state.answer
+    if answer and holder is not None and not can_pay(holder, answer):
+        events.append(
+            f"{state.participant(holder).name} can no longer pay {answer} chip(s): "
+            "the answer lapses."
+        )
+        answer = 0
+    if not payable:
+        events.append("No bid stands: the high card narrates.")
+        return Outcome(state, tuple(events))
+    top = max(b.amount for b in payable)
+    if answer >= top and holder is not None and state.participant(holder).kind == Kind.PC:
         name = state.participant(holder).name
-        state = replace(state, narration_paid=state.answer)
+        state = replace(state, narration_paid=answer)
         return Outcome(
             state,
-            (f"{name} keeps the narration for {state.answer} chip(s).",),
-            (ChipMove(holder, -state.answer, "narration_bid"),),
+            (*events, f"{name} keeps the narration for {answer} chip(s)."),
+            (ChipMove(holder, -answer, "narration_bid"),),
         )
-    first = next(b for b in state.bids if b.amount == top)  # equal bids: the earlier wins
+    first = next(b for b in payable if b.amount == top)  # equal bids: the earlier wins
     name = state.participant(first.pid).name
     state = replace(state, narrator=first.pid, narration_paid=top)
     return Outcome(
         state,
-        (f"{name} takes the narration for {top} chip(s).",),
+        (*events, f"{name} takes the narration for {top} chip(s)."),
         (ChipMove(first.pid, -top, "narration_bid"),),
     )
 
@@ -896,7 +979,7 @@ _HANDLERS: dict[type, _Handler] = {
     AwardExtraCard: _award_extra, Deal: _deal, Draw: _draw, AwardRedraw: _award_redraw,
     Fold: _fold, DealerFold: _dealer_fold, Call: _call, ChooseLay: _choose_lay, Reveal: _reveal,
     PlaceBid: _bid, CloseBids: _close_bids, Allocate: _allocate, Restore: _restore,
-    OverrideDifficulty: _override, Finish: _finish,
+    OverrideDifficulty: _override, Finish: _finish, WithdrawBid: _withdraw_bid,
 }  # fmt: skip
 
 

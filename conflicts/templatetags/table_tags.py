@@ -29,7 +29,9 @@ def _rulings_url() -> str:
 def ruling(r: str) -> SafeString:
     """A link to one ruling on the Rulings page, e.g. ``{% ruling "R11" %}``."""
     return format_html(
-        '<a class="ruling-link" href="{}#{}" title="How the app reads this rule">{}</a>',
+        # A new tab: a ruling looked up mid-conflict never takes the player away from the table.
+        '<a class="ruling-link" href="{}#{}" target="_blank" rel="noopener" '
+        'title="How the app reads this rule (opens in a new tab)">{}</a>',
         _rulings_url(),
         r,
         r,

@@ -191,7 +191,7 @@ def test_it_never_shows_anyone_a_card_they_may_not_see_R10(
     t.ok(dealer, "draw", pid=pn, knack=politickin.pk, discards=[state.participant(pn).hand[0].text])
     t.ok(b, "draw", pid=pb, stand="1")
     watch.check("everyone drew")
-    t.ok(dealer, "call")
+    t.ok(dealer, "call", now="on")
     watch.check("called")
     options = t.page(a)
     assert "Lay this" in options
@@ -229,7 +229,7 @@ def test_it_never_shows_anyone_a_card_they_may_not_see_R10(
     watch2.check("second deal")
     t2.ok(b, "fold", pid=pb)
     watch2.check("b folded")
-    t2.ok(dealer, "call")
+    t2.ok(dealer, "call", now="on")
     t2.ok(dealer, "reveal")
     watch2.check("second reveal")
     folded = texts(t2.state().participant(pb).hand)
@@ -306,7 +306,7 @@ def test_it_never_streams_anyone_a_card_they_may_not_see_R10(
         (a, "draw", {"pid": pa, "stand": "1"}),
         (b, "draw", {"pid": pb, "stand": "1"}),
         (dealer, "draw", {"pid": pn, "stand": "1"}),
-        (dealer, "call", {}),
+        (dealer, "call", {"now": "on"}),
         (dealer, "reveal", {}),
     ]
     checked: list[str] = []

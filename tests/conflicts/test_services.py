@@ -65,7 +65,7 @@ def test_it_plays_a_whole_conflict_and_pays_the_stakes_R18(
     assert verify_commitment(s.order, s.salt, s.commitment)
     move(table, a, engine.Draw(pa, s.participant(pa).hand[:2], knack_rating=4))
     move(table, b, engine.Fold(pb))
-    move(table, d, engine.Call())
+    move(table, d, engine.Call(now=True))
     move(table, d, engine.Reveal())
     s = state(table)
     for owed in s.owed:

@@ -494,7 +494,7 @@ def test_it_offers_the_lays_best_first_with_what_each_alternative_keeps_R4(
     blackjack = cards("3♥ 3♣ 3♦ 7♦ 7♣ K♠ 2♣ 4♦")
     arrange(table.conflict, {pid_of(pc_a): blackjack})
     table.ok(player_a, "draw", pid=pid_of(pc_a), stand="1")
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     html = table.page(player_a)
     assert html.index("Full house, 3s over 7s") < html.index("keeps K♠ for narration")
     assert "deals 4 Difficulty" in html
@@ -517,7 +517,7 @@ def test_it_runs_the_narration_bids_and_the_restore_R16(
             "stud": cards("K♥ K♦ K♠ Q♠ Q♦"),
         },
     )
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     table.ok(dealer, "reveal")
     html = table.page(player_a)
     assert "Bess Doyle</strong> holds the narration" in html
@@ -549,7 +549,7 @@ def test_it_records_the_narrators_decree_with_its_reason_R14(
     table: Table, dealer: User, pc_a: Any, pc_b: Any
 ) -> None:
     dealt(table, dealer, pc_a, pc_b)
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     table.ok(dealer, "reveal")
     response = table.post(dealer, "override", htmx=True, pid=pid_of(pc_a), source="", reason="")
     assert "The narrator&#x27;s decree: This field is required." in response.content.decode()
@@ -587,7 +587,7 @@ def test_it_shows_the_table_the_commitment_and_after_the_end_the_salt_and_the_ch
     assert state.salt not in html
     assert "data-deck-order" not in html
     assert card_tokens(html) == set()  # the shared screen: counts only, even for the Dealer
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     table.ok(dealer, "reveal")
     for o in table.state().owed:
         p = table.state().participant(o.pid)
@@ -703,7 +703,7 @@ def test_it_deals_again_once_with_the_winner_bonus_when_switched_on_R20_R11(
     campaign.winner_bonus = True
     campaign.save(update_fields=["winner_bonus"])
     dealt(table, dealer, pc_a, pc_b)
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     table.ok(dealer, "reveal")
     for o in table.state().owed:
         p = table.state().participant(o.pid)
@@ -782,7 +782,7 @@ def test_it_links_the_rulings_from_where_they_decide_something(
         assert f"/rulings/#{ruling}" in html
     dealt(table, dealer, pc_a, pc_b)
     assert "/rulings/#R13" in table.page(player_a)
-    table.ok(dealer, "call")
+    table.ok(dealer, "call", now="on")
     table.ok(dealer, "reveal")
     html = table.page(player_a)
     for ruling in ("R8", "R16", "R9", "R14"):

@@ -78,7 +78,9 @@ def test_it_guards_every_move(
 ) -> None:
     dealer_only = ACTIONS[action].dealer_only()
     got = []
-    legal_now = {"call", "dealer-fold"}  # the Dealer's moves that need no hand, legal at the Draw
+    # The Dealer's moves that need no hand and are legal at the Draw: folding the conflict.
+    # A plain Call is refused while hands have not drawn (R13: "call now" is its own choice).
+    legal_now = {"dealer-fold"}
     for name, user in users(request).items():
         before = drawing.version
         got.append(

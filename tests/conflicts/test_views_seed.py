@@ -98,7 +98,7 @@ def test_it_plays_the_posse_ambush_black_jack_and_luke_against_a_five_card_stud_
         ["3♥", "3♣", "7♦", "7♣", "3♦", "K♠"]
     )
     t.ok(player_b, "draw", pid=pl, stand="1")
-    t.ok(dealer, "call")
+    t.ok(dealer, "call", now="on")
     html = t.page(player_a)
     assert "Full house, 3s over 7s" in html
     assert "keeps K♠ for narration" in html  # the seed's dilemma (R4)
@@ -158,7 +158,7 @@ def test_it_plays_the_bank_job_a_seven_card_stud_with_stakes_of_two_R12_R18_R19(
         },
     )
     t.ok(player_b, "fold", pid=pl)  # R19: a chip, no Difficulty, no Stakes
-    t.ok(dealer, "call")
+    t.ok(dealer, "call", now="on")
     t.ok(dealer, "reveal")
     state = t.state()
     assert state.winner == pj  # aces full of kings beat the queens full of jacks

@@ -255,8 +255,12 @@ def revealed(state: ConflictState, lays: Mapping[str, str] | None = None) -> Out
     """Call, choose the given lays (the rest lay their best, R4) and reveal."""
     from conflicts.engine.conflict import ChooseLay
 
-    moves: list[Move] = [Call()]
+    moves: list[Move] = [Call(now=True)]
     moves += [ChooseLay(pid, cards(text)) for pid, text in (lays or {}).items()]
     moves.append(Reveal())
     _, outcomes = play(state, moves)
     return outcomes[-1]
+
+
+# Every bidder's chips, for CloseBids (R16): plenty, so no bid lapses unless a test says so.
+PURSES = dict.fromkeys((ZEKE, JACK, LUKE, BANG, POSSE, RIVAL), 99)

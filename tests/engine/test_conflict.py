@@ -60,6 +60,7 @@ from tests.engine.conflict_kit import (
     JACK,
     LUKE,
     POSSE,
+    PURSES,
     RIVAL,
     ZEKE,
     approved,
@@ -311,7 +312,7 @@ def test_it_commits_to_the_shuffle_r10() -> None:
     assert verify_commitment(state.order, state.salt, state.commitment)
     assert not verify_commitment(state.order, "other", state.commitment)
     assert not verify_commitment(state.order[::-1], state.salt, state.commitment)
-    assert "0123abcd" not in " ".join(step(state, Call()).events)
+    assert "0123abcd" not in " ".join(step(state, Call(now=True)).events)
     final = finished(revealed(state).state)
     assert "0123abcd" in final.events[-1]
     assert verify_commitment(final.state.order, final.state.salt, final.state.commitment)
@@ -551,7 +552,7 @@ def test_it_charges_a_chip_for_a_fold_before_the_call_r19() -> None:
     assert outcome.chips == (ChipMove(LUKE, -1, "fold"),)
     assert outcome.state.participant(LUKE).folded
     assert "already folded" in refused(outcome.state, Fold(LUKE))
-    called = step(drawn, Call()).state
+    called = step(drawn, Call(now=True)).state
     assert "called" in refused(called, Fold(LUKE))
 
 
@@ -571,7 +572,7 @@ def test_it_leaves_the_conflict_unresolved_when_every_player_folds_r15_r19() -> 
     assert outcome.state.phase == Phase.FOLDED
     assert outcome.state.winner is None
     assert outcome.state.owed == ()
-    assert "folded" in refused(outcome.state, Call())
+    assert "folded" in refused(outcome.state, Call(now=True))
     assert "folded" in refused(outcome.state, Finish())
     assert recovery_won(outcome.state) is False
     assert attribute_losses(outcome.state) == {}
@@ -589,7 +590,7 @@ def test_it_awards_every_player_a_chip_when_the_dealer_folds_r15() -> None:
     assert outcome.state.phase == Phase.FOLDED
     assert outcome.state.owed == ()
     assert outcome.state.winner is None
-    for move in (Call(), Reveal(), Finish(), CloseBids()):
+    for move in (Call(now=True), Reveal(), Finish(), CloseBids(held=PURSES)):
         refused(outcome.state, move)
     # Also before the Deal.
     early = step(new_conflict([black_jack(), stud(5)]), DealerFold())
@@ -599,7 +600,7 @@ def test_it_awards_every_player_a_chip_when_the_dealer_folds_r15() -> None:
 
 def test_it_refuses_the_dealer_fold_after_the_call_r15_r19() -> None:
     """R19/R15: folds come before the Call."""
-    state = step(dealt([black_jack(), stud(5)]), Call()).state
+    state = step(dealt([black_jack(), stud(5)]), Call(now=True)).state
     refused(state, DealerFold())
 
 
@@ -627,11 +628,11 @@ def test_it_refuses_a_folded_hand_every_later_choice_r19() -> None:
     state = step(state, Fold(LUKE)).state
     card = state.participant(LUKE).hand[:1] if state.participant(LUKE).hand else ()
     assert "folded" in refused(state, Draw(LUKE, card, knack_rating=1))
-    called = step(state, Call()).state
+    called = step(state, Call(now=True)).state
     assert called.participant(LUKE).lay is None
     refused(called, ChooseLay(LUKE, state.participant(LUKE).hand[:5]))
     shown = step(called, Reveal()).state
-    assert "Only players in the conflict" in refused(shown, PlaceBid(LUKE, 1))
+    assert "Only players in the conflict" in refused(shown, PlaceBid(LUKE, 1, held=9))
 
 
 def test_it_charges_no_chip_for_an_extra_card_after_a_fold_r15_r19() -> None:
@@ -661,7 +662,7 @@ def test_it_deals_no_cards_to_a_hand_folded_before_the_deal_r19() -> None:
 def test_it_lays_the_best_hand_by_default_at_the_call_r4() -> None:
     """R4: the app proposes the best poker lay."""
     state = dealt([black_jack(), luke(), stud(7)], seed=21)
-    called = step(state, Call()).state
+    called = step(state, Call(now=True)).state
     assert called.phase == Phase.LAYING
     for p in called.participants:
         assert p.lay == evaluate(p.hand).laid
@@ -690,7 +691,7 @@ def test_it_makes_a_lay_exactly_five_own_cards_or_the_whole_short_hand_r4() -> N
     state = set_hands(state, {
         JACK: "3H 3C 3D 7D 7C KS", LUKE: "4H 6C 8D", POSSE: "QS QH 2C",
     })  # fmt: skip
-    called = step(state, Call()).state
+    called = step(state, Call(now=True)).state
     assert "exactly 5" in refused(called, ChooseLay(JACK, cards("3H 3C 3D 7D")))
     assert "exactly 5" in refused(called, ChooseLay(JACK, cards("3H 3C 3D 7D 7C KS")))
     assert "exactly 5" in refused(called, ChooseLay(JACK, (*cards("3H 3C 3D 7D"), cards("7D")[0])))
@@ -705,10 +706,10 @@ def test_it_makes_a_lay_exactly_five_own_cards_or_the_whole_short_hand_r4() -> N
 
 def test_it_keeps_the_lays_secret_until_the_reveal_r4() -> None:
     """R4: the lays are chosen after the Call and shown together at the reveal."""
-    state = step(dealt([black_jack(), stud(5)]), Call()).state
+    state = step(dealt([black_jack(), stud(5)]), Call(now=True)).state
     assert state.winner is None
     assert state.narrator is None
-    assert "not" in refused(state, PlaceBid(JACK, 1)).lower()
+    assert "not" in refused(state, PlaceBid(JACK, 1, held=9)).lower()
 
 
 # =============================================================================================
@@ -888,8 +889,10 @@ def _saloon() -> ConflictState:
 
 def test_it_keeps_the_narration_for_the_holder_who_matches_the_highest_bid_r16() -> None:
     """R16: the holder keeps narration by matching the highest bid; only the holder pays."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), PlaceBid(BANG, 2), PlaceBid(LUKE, 2)])
-    outcome = step(state, CloseBids())
+    state, _ = play(
+        _saloon(), [PlaceBid(JACK, 1, held=9), PlaceBid(BANG, 2, held=9), PlaceBid(LUKE, 2, held=9)]
+    )
+    outcome = step(state, CloseBids(held=PURSES))
     assert outcome.state.narrator == LUKE
     assert outcome.chips == (ChipMove(LUKE, -2, "narration_bid"),)
     assert outcome.state.narration_paid == 2
@@ -897,24 +900,26 @@ def test_it_keeps_the_narration_for_the_holder_who_matches_the_highest_bid_r16()
 
 def test_it_gives_the_narration_to_the_highest_bid_and_only_the_winner_pays_r16() -> None:
     """R16: the highest bid wins, and only the winner pays."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), PlaceBid(BANG, 3)])
-    outcome = step(state, CloseBids())
+    state, _ = play(_saloon(), [PlaceBid(JACK, 1, held=9), PlaceBid(BANG, 3, held=9)])
+    outcome = step(state, CloseBids(held=PURSES))
     assert outcome.state.narrator == BANG
     assert outcome.chips == (ChipMove(BANG, -3, "narration_bid"),)
 
 
 def test_it_gives_equal_bids_to_the_earlier_bidder_r16() -> None:
     """R16: between equal bids, the earlier one."""
-    state, _ = play(_saloon(), [PlaceBid(BANG, 2), PlaceBid(JACK, 2)])
-    outcome = step(state, CloseBids())
+    state, _ = play(_saloon(), [PlaceBid(BANG, 2, held=9), PlaceBid(JACK, 2, held=9)])
+    outcome = step(state, CloseBids(held=PURSES))
     assert outcome.state.narrator == BANG
     assert outcome.chips == (ChipMove(BANG, -2, "narration_bid"),)
 
 
 def test_it_loses_the_holders_answer_when_outbid_afterwards_r16() -> None:
     """R16: the holder's answer must match the highest bid at the close."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), PlaceBid(LUKE, 1), PlaceBid(BANG, 2)])
-    outcome = step(state, CloseBids())
+    state, _ = play(
+        _saloon(), [PlaceBid(JACK, 1, held=9), PlaceBid(LUKE, 1, held=9), PlaceBid(BANG, 2, held=9)]
+    )
+    outcome = step(state, CloseBids(held=PURSES))
     assert outcome.state.narrator == BANG
     assert outcome.chips == (ChipMove(BANG, -2, "narration_bid"),)
 
@@ -922,18 +927,18 @@ def test_it_loses_the_holders_answer_when_outbid_afterwards_r16() -> None:
 def test_it_makes_the_holder_match_the_highest_bid_r16() -> None:
     """R16: answering below the highest bid, or with nothing to answer, is refused."""
     state = _saloon()
-    assert "already hold" in refused(state, PlaceBid(LUKE, 1))
-    state = step(state, PlaceBid(JACK, 2)).state
-    assert "match the highest bid of 2" in refused(state, PlaceBid(LUKE, 1))
-    assert "at least one" in refused(state, PlaceBid(BANG, 0))
+    assert "already hold" in refused(state, PlaceBid(LUKE, 1, held=9))
+    state = step(state, PlaceBid(JACK, 2, held=9)).state
+    assert "match the highest bid of 2" in refused(state, PlaceBid(LUKE, 1, held=9))
+    assert "at least one" in refused(state, PlaceBid(BANG, 0, held=9))
 
 
 def test_it_lets_the_dealer_not_bid_r16() -> None:
     """R16: the Dealer does not bid, for a stud hand or an important NPC."""
     state = _saloon()
-    assert "Dealer does not" in refused(state, PlaceBid(POSSE, 1))
+    assert "Dealer does not" in refused(state, PlaceBid(POSSE, 1, held=9))
     npc = _luke_shot_at("5H 5C 5D 2S 9C")
-    assert "Dealer does not" in refused(npc, PlaceBid(RIVAL, 1))
+    assert "Dealer does not" in refused(npc, PlaceBid(RIVAL, 1, held=9))
 
 
 def test_it_lets_players_bid_the_narration_away_from_the_dealer_r16() -> None:
@@ -944,32 +949,34 @@ def test_it_lets_players_bid_the_narration_away_from_the_dealer_r16() -> None:
     })  # fmt: skip
     state = revealed(state).state
     assert state.narrator == POSSE
-    nobody = step(state, CloseBids())
+    nobody = step(state, CloseBids(held=PURSES))
     assert nobody.chips == ()
     assert nobody.state.narrator == POSSE
-    state = step(state, PlaceBid(LUKE, 1)).state
-    outcome = step(state, CloseBids())
+    state = step(state, PlaceBid(LUKE, 1, held=9)).state
+    outcome = step(state, CloseBids(held=PURSES))
     assert outcome.state.narrator == LUKE
     assert outcome.chips == (ChipMove(LUKE, -1, "narration_bid"),)
-    assert "settled" in refused(outcome.state, PlaceBid(JACK, 2))
-    assert "settled" in refused(outcome.state, CloseBids())
+    assert "settled" in refused(outcome.state, PlaceBid(JACK, 2, held=9))
+    assert "settled" in refused(outcome.state, CloseBids(held=PURSES))
 
 
 def test_it_makes_finish_wait_for_open_bids_r16() -> None:
     """R16: the bidding is settled before the conflict ends."""
-    state = step(_saloon(), PlaceBid(JACK, 1)).state
+    state = step(_saloon(), PlaceBid(JACK, 1, held=9)).state
     moves = [Allocate(o.pid, default_allocation(o, state.participant(o.pid).currents))
              for o in state.owed]  # fmt: skip
     state, _ = play(state, moves)
     assert "bids first" in refused(state, Finish())
-    state = step(state, CloseBids()).state
+    state = step(state, CloseBids(held=PURSES)).state
     step(state, Finish())
 
 
 def test_it_lets_the_paying_narrator_restore_one_point_once_r16() -> None:
     """R16: a player who wins narration with chips may restore one point of Difficulty their
     character took in this conflict, once."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), CloseBids(), Allocate(JACK, {"heart": 2})])
+    state, _ = play(
+        _saloon(), [PlaceBid(JACK, 1, held=9), CloseBids(held=PURSES), Allocate(JACK, {"heart": 2})]
+    )
     outcome = step(state, Restore(JACK, "heart"))
     assert outcome.state.owed[0].allocation == {"heart": 1}
     assert attribute_losses(outcome.state)[JACK] == {"heart": 1}
@@ -979,7 +986,8 @@ def test_it_lets_the_paying_narrator_restore_one_point_once_r16() -> None:
 def test_it_lets_the_holder_who_paid_to_keep_narration_restore_a_point_r16() -> None:
     """R16: keeping the narration by matching a bid costs chips too: the holder may restore."""
     state, _ = play(_saloon(), [
-        PlaceBid(JACK, 1), PlaceBid(LUKE, 1), CloseBids(), Allocate(LUKE, {"hand": 1, "heart": 1}),
+        PlaceBid(JACK, 1, held=9), PlaceBid(LUKE, 1, held=9), CloseBids(held=PURSES),
+        Allocate(LUKE, {"hand": 1, "heart": 1}),
     ])  # fmt: skip
     after = step(state, Restore(LUKE, "hand")).state
     assert attribute_losses(after)[LUKE] == {"heart": 1}
@@ -989,13 +997,15 @@ def test_it_refuses_a_restore_to_anyone_who_did_not_pay_for_narration_r16() -> N
     """R16: the high-card narrator paid nothing and restores nothing; nor does a losing bidder."""
     state, _ = play(_saloon(), [Allocate(LUKE, {"heart": 2}), Allocate(JACK, {"hand": 2})])
     assert "paid chips" in refused(state, Restore(LUKE, "heart"))
-    bid, _ = play(state, [PlaceBid(JACK, 1), PlaceBid(BANG, 2), CloseBids()])
+    bid, _ = play(
+        state, [PlaceBid(JACK, 1, held=9), PlaceBid(BANG, 2, held=9), CloseBids(held=PURSES)]
+    )
     assert "paid chips" in refused(bid, Restore(JACK, "hand"))
 
 
 def test_it_restores_only_a_point_taken_in_this_conflict_r16() -> None:
     """R16: restore a point of an attribute that took Difficulty here, after placing it."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), CloseBids()])
+    state, _ = play(_saloon(), [PlaceBid(JACK, 1, held=9), CloseBids(held=PURSES)])
     assert "took Difficulty" in refused(state, Restore(JACK, "heart"))  # not placed yet
     state = step(state, Allocate(JACK, {"heart": 2})).state
     assert "took Difficulty" in refused(state, Restore(JACK, "hand"))
@@ -1017,7 +1027,9 @@ def test_it_brings_zekes_guts_back_to_one_after_a_flush_of_clubs_r9_r16() -> Non
     assert "Place 2 points" in refused(state, Allocate(ZEKE, {"guts": 1}))
     assert "only 2" in refused(state, Allocate(ZEKE, {"guts": 5}))
     assert state.narrator == RIVAL
-    state, outs = play(state, [Allocate(ZEKE, {"guts": 2}), PlaceBid(ZEKE, 1), CloseBids()])
+    state, outs = play(
+        state, [Allocate(ZEKE, {"guts": 2}), PlaceBid(ZEKE, 1, held=9), CloseBids(held=PURSES)]
+    )
     assert outs[-1].chips == (ChipMove(ZEKE, -1, "narration_bid"),)
     state = step(state, Restore(ZEKE, "guts")).state
     assert attribute_losses(state) == {ZEKE: {"guts": 1}}  # Guts 2 - 1 = 1
@@ -1026,7 +1038,9 @@ def test_it_brings_zekes_guts_back_to_one_after_a_flush_of_clubs_r9_r16() -> Non
 def test_it_keeps_a_restored_point_when_difficulty_is_placed_again_r16() -> None:
     """R16: the restore is once per conflict; placing the Difficulty again must not quietly
     undo the restored point (and leave the restore spent)."""
-    state, _ = play(_saloon(), [PlaceBid(JACK, 1), CloseBids(), Allocate(JACK, {"heart": 2})])
+    state, _ = play(
+        _saloon(), [PlaceBid(JACK, 1, held=9), CloseBids(held=PURSES), Allocate(JACK, {"heart": 2})]
+    )
     state = step(state, Restore(JACK, "heart")).state
     assert "stands as placed" in refused(state, Allocate(JACK, {"heart": 2}))
     assert attribute_losses(state)[JACK] == {"heart": 1}
@@ -1043,11 +1057,11 @@ def test_it_gives_the_last_stand_the_narration_automatically_r17() -> None:
     state = set_hands(state, {
         ZEKE: "2C 3D 4H 6S 8C 9D 10H", JACK: "AS AH 5C 7D JC", POSSE: "KS KH 4C 6D QC",
     })  # fmt: skip
-    shown = step(step(state, Call()).state, Reveal())
+    shown = step(step(state, Call(now=True)).state, Reveal())
     assert shown.state.narrator == ZEKE
     assert any("last stand" in e for e in shown.events)
-    assert "settled" in refused(shown.state, PlaceBid(JACK, 3))
-    assert "settled" in refused(shown.state, CloseBids())
+    assert "settled" in refused(shown.state, PlaceBid(JACK, 3, held=9))
+    assert "settled" in refused(shown.state, CloseBids(held=PURSES))
     moves = [Allocate(o.pid, default_allocation(o, shown.state.participant(o.pid).currents))
              for o in shown.state.owed]  # fmt: skip
     _, outs = play(shown.state, [*moves, Finish()])
@@ -1069,9 +1083,9 @@ def test_it_lets_only_the_last_stands_bid_among_themselves_r17() -> None:
     state = revealed(state).state
     assert state.narrator == LUKE  # the higher card of the two last stands (9♦ over 8♣)
     assert set(state.bidders) == {ZEKE, LUKE}
-    assert "last stand" in refused(state, PlaceBid(JACK, 2))
-    assert "Dealer does not" in refused(state, PlaceBid(POSSE, 2))
-    state, outs = play(state, [PlaceBid(ZEKE, 1), CloseBids()])
+    assert "last stand" in refused(state, PlaceBid(JACK, 2, held=9))
+    assert "Dealer does not" in refused(state, PlaceBid(POSSE, 2, held=9))
+    state, outs = play(state, [PlaceBid(ZEKE, 1, held=9), CloseBids(held=PURSES)])
     assert state.narrator == ZEKE
     assert outs[-1].chips == (ChipMove(ZEKE, -1, "narration_bid"),)
 

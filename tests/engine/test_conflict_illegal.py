@@ -41,6 +41,7 @@ from tests.engine.conflict_kit import (
     JACK,
     LUKE,
     POSSE,
+    PURSES,
     RIVAL,
     approved,
     black_jack,
@@ -69,7 +70,7 @@ def _states() -> dict[Phase, ConflictState]:
         JACK: "3H 3C 3D 7D 7C KS", LUKE: "AS 2C 4D 6H 8D 9D", RIVAL: "5H 5C 5D 2S 9C 10C",
         POSSE: "9S 9H 4C JD JC",
     })  # fmt: skip
-    laying = step(drawing, Call()).state
+    laying = step(drawing, Call(now=True)).state
     resolution = step(laying, Reveal()).state
     # Black Jack's full house wins; Luke's ace high is beaten by the rival's three fives (3 on
     # Heart, Eye or Guts); the rival is beaten by the full house (5 on the same three).
@@ -99,11 +100,11 @@ MOVES: list[tuple[Move, set[Phase]]] = [
     (AwardRedraw(POSSE, POSSE_HAND[0]), {Phase.DRAW}),
     (Fold(JACK), {Phase.SIZING, Phase.DRAW}),
     (DealerFold(), {Phase.SIZING, Phase.DRAW}),
-    (Call(), {Phase.DRAW}),
+    (Call(now=True), {Phase.DRAW}),
     (ChooseLay(JACK, cards("7D 7C 3H 3C KS")), {Phase.LAYING}),
     (Reveal(), {Phase.LAYING}),
-    (PlaceBid(JACK, 1), {Phase.RESOLUTION}),
-    (CloseBids(), {Phase.RESOLUTION}),
+    (PlaceBid(JACK, 1, held=9), {Phase.RESOLUTION}),
+    (CloseBids(held=PURSES), {Phase.RESOLUTION}),
     (Allocate(LUKE, {"heart": 3}), {Phase.RESOLUTION}),
     (Restore(LUKE, "heart"), {Phase.RESOLUTION}),
     (OverrideDifficulty(JACK, RIVAL, "the rival's stray shot"), {Phase.RESOLUTION}),
@@ -204,10 +205,10 @@ BAD: list[tuple[str, Callable[[], tuple[ConflictState, Move]], str]] = [
     ("R4", lambda: (L, ChooseLay(JACK, cards("7D 7C 3H 3C 5H"))), "own hand"),
     ("R4", lambda: (L, ChooseLay("nobody", cards("7D 7C 3H 3C KS"))), "not in this conflict"),
     # R16 narration
-    ("R16", lambda: (R, PlaceBid(JACK, 0)), "at least one"),
-    ("R16", lambda: (R, PlaceBid(JACK, -2)), "at least one"),
-    ("R16", lambda: (R, PlaceBid(POSSE, 1)), "Dealer does not"),
-    ("R16", lambda: (R, PlaceBid(RIVAL, 1)), "Dealer does not"),
+    ("R16", lambda: (R, PlaceBid(JACK, 0, held=9)), "at least one"),
+    ("R16", lambda: (R, PlaceBid(JACK, -2, held=9)), "at least one"),
+    ("R16", lambda: (R, PlaceBid(POSSE, 1, held=9)), "Dealer does not"),
+    ("R16", lambda: (R, PlaceBid(RIVAL, 1, held=9)), "Dealer does not"),
     ("R16", lambda: (R, Restore(LUKE, "heart")), "paid chips"),
     # R9 Difficulty
     ("R9", lambda: (R, Allocate(JACK, {"hand": 1})), "no Difficulty"),

@@ -56,6 +56,7 @@ from tests.engine.conflict_kit import (
     JACK,
     LUKE,
     POSSE,
+    PURSES,
     RIVAL,
     ZEKE,
     black_jack,
@@ -143,12 +144,12 @@ def _phases_of_the_ambush() -> list[ConflictState]:
     states = [sizing, state]
     state, outs = play(state, [
         Draw(JACK, cards("9D QD"), knack_rating=2), Draw(LUKE, cards("2C"), knack_rating=1),
-        AwardRedraw(POSSE, cards("4C")[0]), Fold(BANG), Call(),
+        AwardRedraw(POSSE, cards("4C")[0]), Fold(BANG), Call(now=True),
     ])  # fmt: skip
     states += [o.state for o in outs]
     state, outs = play(state, [ChooseLay(LUKE, cards("AS 4D 6H 8D 10C")), Reveal()])
     states += [o.state for o in outs]
-    moves: list[Move] = [PlaceBid(JACK, 1), CloseBids()]
+    moves: list[Move] = [PlaceBid(JACK, 1, held=9), CloseBids(held=PURSES)]
     moves += [Allocate(o.pid, default_allocation(o, state.participant(o.pid).currents))
               for o in outs[-1].state.owed]  # fmt: skip
     state, outs = play(outs[-1].state, [*moves, Finish()])
@@ -258,7 +259,9 @@ def _candidates(state: ConflictState, r: random.Random, big: bool = False) -> li
     dealers = [p for p in ps if p.kind != Kind.PC]
     own = [p for p in ps if p.has_own_hand]
     anyone = r.choice(ps)
-    out: list[Move] = [r.choice([Call(), Reveal(), Finish(), CloseBids(), Deal("x")])]
+    out: list[Move] = [
+        r.choice([Call(now=True), Reveal(), Finish(), CloseBids(held=PURSES), Deal("x")])
+    ]
     if state.phase == Phase.SIZING:
         for p in own:
             devil = r.choice([-1, 0, 1]) if p.devil_rating else 0
@@ -285,15 +288,17 @@ def _candidates(state: ConflictState, r: random.Random, big: bool = False) -> li
             out.insert(0, Fold(r.choice(pcs).pid))
         if r.random() < 0.02:
             out.insert(0, DealerFold())
-        out += [Call(), Call()]
+        out += [Call(now=True), Call(now=True)]
     elif state.phase == Phase.LAYING:
         for p in ps:
             n = min(5, len(p.hand))
             out.append(ChooseLay(p.pid, tuple(r.sample(list(p.hand), n))))
         out += [Reveal(), Reveal()]
     elif state.phase == Phase.RESOLUTION:
-        out += [PlaceBid(r.choice(pcs).pid, r.randint(0, 3)) for _ in range(3)]
-        out += [CloseBids()]
+        out += [
+            PlaceBid(r.choice(pcs).pid, r.randint(0, 3), held=r.randint(0, 3)) for _ in range(3)
+        ]
+        out += [CloseBids(held=PURSES)]
         for o in state.owed:
             currents = state.participant(o.pid).currents
             out.append(Allocate(o.pid, default_allocation(o, currents)))

@@ -55,7 +55,7 @@ def play(campaign: Any, dealer: User, player: User, pc: Any, session: Any) -> Co
     move(d, engine.Approve(pid, ("hand", "eye")))
     move(p, engine.SpendExtraCard(pid))
     move(d, engine.Deal(salt=""))
-    move(d, engine.Call())
+    move(d, engine.Call(now=True))
     state = move(d, engine.Reveal())
     for owed in state.owed:
         participant = state.participant(owed.pid)

@@ -1,0 +1,229 @@
+"""Issue 15 through HTTP and the service, as a player and the Dealer: a narration bid can never
+freeze a conflict (R16), the Call waits for settled hands unless the Dealer calls now (R13), and
+a recovery's stud follows its points in the service, not only in the form (R22)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from characters.models import Character
+from characters.services import chips_change, chips_grant
+from conflicts.models import Conflict, Event
+from conflicts.services import ConflictError, HandSpec, conflict_create, pid_of
+from tests.conflicts.test_views import Table, arrange, cards, dealt, posse, quick_odds
+
+__all__ = ["posse", "quick_odds"]  # fixtures
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(client: Client, posse: Conflict) -> Table:
+    return Table(client, posse)
+
+
+def at_the_bids(table: Table, dealer: User, pc_a: Any, pc_b: Any) -> None:
+    """Abe (3 chips) and Bess beaten by the stud; Bess holds the narration with the A♠."""
+    dealt(table, dealer, pc_a, pc_b)
+    arrange(
+        table.conflict,
+        {
+            pid_of(pc_a): cards("2♣ 3♠ 4♦ 6♥ 7♣ 8♦ 9♣ J♥"),
+            pid_of(pc_b): cards("A♠ 2♦ 3♣ 8♣ 10♦ Q♥"),
+            "stud": cards("K♥ K♦ K♠ Q♠ Q♦"),
+        },
+    )
+    table.ok(dealer, "call", now="on")
+    table.ok(dealer, "reveal")
+    assert table.state().narrator == pid_of(pc_b)
+
+
+def lines(table: Table) -> list[str]:
+    return list(Event.objects.filter(conflict=table.conflict).values_list("text", flat=True))
+
+
+def test_it_refuses_a_bid_above_the_players_chips_and_changes_nothing_R16(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    at_the_bids(table, dealer, pc_a, pc_b)
+    before = table.version
+    response = table.post(player_a, "bid", pid=pid_of(pc_a), amount=50, htmx=True)
+    assert "Abe Slade holds 3 chips: a bid of 50 cannot be paid." in response.content.decode()
+    assert table.version == before
+    assert table.state().bids == ()
+    # The form itself says how far a bid can go.
+    assert 'name="amount" min="1" value="1" max="3"' in table.page(player_a)
+
+
+def test_it_lets_a_player_withdraw_a_bid_until_the_bids_close_R16(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    at_the_bids(table, dealer, pc_a, pc_b)
+    table.ok(player_a, "bid", pid=pid_of(pc_a), amount=3)
+    assert "Withdraw Abe Slade&rsquo;s bid" in table.page(player_a)
+    table.ok(player_a, "withdraw-bid", pid=pid_of(pc_a))
+    assert table.state().bids == ()
+    assert "Abe Slade withdraws their bid." in lines(table)
+    table.ok(dealer, "close-bids")
+    response = table.post(player_a, "withdraw-bid", pid=pid_of(pc_a), htmx=True)
+    assert "bids can no longer be withdrawn" in response.content.decode()
+
+
+def test_it_closes_the_bids_when_a_bidder_spent_the_chips_meanwhile_R16(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    """The freeze the issue reports: a bid made with 3 chips, the chips spent on the sheet
+    before the close. The Dealer can still close the bids and finish; nothing is overdrawn."""
+    at_the_bids(table, dealer, pc_a, pc_b)
+    table.ok(player_a, "bid", pid=pid_of(pc_a), amount=3)
+    chips_change(character_id=pc_a.pk, amount=-3, reason="extra_card")  # spent elsewhere
+    table.ok(dealer, "close-bids")
+    state = table.state()
+    assert state.narrator == pid_of(pc_b)  # the high card narrates
+    assert "Abe Slade can no longer pay 3 chip(s): that bid lapses." in lines(table)
+    for owed in state.owed:
+        from conflicts.engine.conflict import default_allocation
+
+        allocation = default_allocation(owed, state.participant(owed.pid).currents)
+        who = player_a if owed.pid == pid_of(pc_a) else None
+        table.ok(who or _player_of(owed.pid, pc_b), "allocate", pid=owed.pid, **allocation)
+    table.ok(dealer, "finish")
+    assert Conflict.objects.get(pk=table.conflict.pk).phase == "done"
+    assert Character.objects.get(pk=pc_a.pk).chips == 0
+
+
+def _player_of(pid: str, pc_b: Any) -> User:
+    return Character.objects.get(pk=int(pid[1:])).player
+
+
+def test_it_refuses_a_holders_answer_above_their_chips_R16(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    at_the_bids(table, dealer, pc_a, pc_b)
+    table.ok(player_a, "bid", pid=pid_of(pc_a), amount=2)
+    Character.objects.filter(pk=pc_b.pk).update(chips=1)
+    response = table.post(player_b, "bid", pid=pid_of(pc_b), amount=2, htmx=True)
+    assert "Bess Doyle holds 1 chip: a bid of 2 cannot be paid." in response.content.decode()
+    assert table.state().answer == 0
+
+
+def test_it_waits_for_every_hand_before_a_plain_call_R13(
+    table: Table, dealer: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    dealt(table, dealer, pc_a, pc_b)
+    table.ok(player_b, "draw", pid=pid_of(pc_b), stand="1")  # Bess stands: settled
+    html = table.page(dealer)
+    assert "Waiting for Abe Slade to draw" in html
+    assert "Call now" in html
+    assert "Abe Slade has not drawn yet" in html
+    before = table.version
+    response = table.post(dealer, "call", htmx=True)
+    assert "Not every hand is settled: Abe Slade has not drawn yet." in response.content.decode()
+    assert table.version == before
+    table.ok(dealer, "call", now="on")
+    assert table.state().phase == "laying"
+    assert "Abe Slade had not drawn: stands pat (R13)." in lines(table)
+    assert "Bess Doyle had not drawn" not in " ".join(lines(table))
+
+
+def test_it_calls_plainly_once_every_hand_is_settled_R13(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    dealt(table, dealer, pc_a, pc_b)
+    table.ok(player_a, "draw", pid=pid_of(pc_a), stand="1")
+    table.ok(player_b, "draw", pid=pid_of(pc_b), stand="1")
+    assert "Call now" not in table.page(dealer)
+    table.ok(dealer, "call")
+    assert "The Dealer calls. Choose your lays." in lines(table)
+
+
+def test_it_refuses_a_call_now_from_a_player_R13(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    dealt(table, dealer, pc_a, pc_b)
+    before = table.version
+    response = table.post(player_a, "call", now="on")
+    assert response.status_code == 403
+    assert table.version == before
+
+
+@pytest.mark.parametrize(("points", "wrong"), [(2, 5), (3, 3), (5, 5)])
+def test_the_service_refuses_a_recovery_against_the_wrong_stud_R22(
+    campaign: Any, dealer: User, pc_a: Any, points: int, wrong: int
+) -> None:
+    Character.objects.filter(pk=pc_a.pk).update(hand_current=1, eye_current=1)
+    pc_a.refresh_from_db()
+    with pytest.raises(ConflictError, match="R22"):
+        conflict_create(
+            campaign=campaign, actor=dealer, title="Stitches",
+            hands=[HandSpec(character=pc_a), HandSpec(stud_size=wrong)],
+            recovery=(pc_a, points),
+        )  # fmt: skip
+    assert not Conflict.objects.exists()
+
+
+def test_a_crafted_recovery_post_gets_the_stud_its_points_call_for_R22(
+    client_as: Any, campaign: Any, dealer: User, pc_a: Any
+) -> None:
+    """The form's stud choice is overridden for a recovery: 2 points is a 3-card stud,
+    whatever size the POST asks for."""
+    Character.objects.filter(pk=pc_a.pk).update(hand_current=1, eye_current=1)
+    url = f"/c/{campaign.slug}/conflicts/new/"
+    data = {"title": "Doc's needle", "stakes": 0, "stud": 7, f"side_{pc_a.pk}": "players",
+            "recovery_character": pc_a.pk, "recovery_points": 2}  # fmt: skip
+    client_as(dealer).post(url, data)
+    from conflicts.engine.serial import state_from_data
+
+    state = state_from_data(Conflict.objects.get().state)
+    assert state.participant("stud").stud_size == 3
+
+
+def test_a_player_cannot_bid_chips_another_player_holds_R16(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    """The chips checked are the bidder's own, read by the server, never sent by the form."""
+    at_the_bids(table, dealer, pc_a, pc_b)
+    chips_grant(character_id=pc_b.pk, amount=20, actor=None)
+    response = table.post(player_a, "bid", pid=pid_of(pc_a), amount=10, held=99, htmx=True)
+    assert "holds 3 chips" in response.content.decode()
+
+
+def test_the_rulings_page_shows_the_readings_made_of_unclear_text(client: Client) -> None:
+    """Issue 15: the table sees why (R3 five of a kind, R6 high cards card by card, R14
+    Difficulty inside the winning side), and the new wording of R13, R16 and R22."""
+    html = client.get("/rulings/").content.decode()
+    assert html.count("Our reading.") == 3
+    for expected in (
+        "so does the app",  # R3
+        "compares them card by card",  # R6
+        "even on the winning side",  # R14
+        "call now",  # R13
+        "withdraw it until the Dealer closes the bids",  # R16
+        "no other size is accepted",  # R22
+    ):
+        assert expected in html, expected
+    assert '<a href="#R16">R16 Narration bids</a>' in html
+
+
+def test_the_readings_show_where_the_choice_is_made(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    """At the lay choice (R6, R3) and at the Difficulty (R14); ruling links open a new tab so
+    a live table is never left."""
+    at_the_bids(table, dealer, pc_a, pc_b)
+    html = table.page(player_a)
+    assert "even on the winning side" in html
+    assert 'href="/rulings/#R14" target="_blank" rel="noopener"' in html
+
+
+def test_the_lay_choice_names_the_readings_R6_R3(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    dealt(table, dealer, pc_a, pc_b)
+    table.ok(dealer, "call", now="on")
+    html = table.page(player_a)
+    assert "two high-card hands compare card by card" in html
+    assert "five of a kind (with jokers) beats every other hand" in html
