@@ -151,6 +151,12 @@ class Character(models.Model):
         return [name for name in ATTRIBUTES if self.current(name) == 0]
 
     @property
+    def awaiting_epitaph(self) -> bool:
+        """R17: out of play at the end of its last conflict; its player has not written the
+        end yet."""
+        return self.out_of_play and not self.epitaph
+
+    @property
     def status(self) -> str:
         if self.out_of_play:
             return "out"
@@ -160,6 +166,8 @@ class Character(models.Model):
 
     @property
     def status_label(self) -> str:
+        if self.awaiting_epitaph:
+            return "Out of play: the end is still to be written"
         if self.out_of_play:
             return "Out of play"
         zero = self.road_to_hell_attributes

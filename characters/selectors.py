@@ -61,6 +61,12 @@ def may_end(character: Character, membership: Membership) -> bool:
     return may_edit(character, membership)
 
 
+def in_play(campaign: Campaign) -> QuerySet[Character]:
+    """The characters that may still be seated in a conflict or a fight: never one whose last
+    stand took it out of play (R17). The one place set-up forms choose from."""
+    return campaign.characters.filter(out_of_play=False)
+
+
 def seated_players(campaign: Campaign) -> QuerySet[User]:
     """Users who sit at the campaign as players (the Dealer can make a PC for one of them)."""
     return User.objects.filter(

@@ -363,13 +363,26 @@ def character_update(
 # --- Leaving play (R17) ------------------------------------------------------------------------
 
 
+def characters_leave_play_now(*, character_ids: Sequence[int]) -> None:
+    """R17: the conflict that used a 0 attribute is over — these characters leave play at
+    once, in the same transaction as its end; their players write the end afterwards
+    (``character_leave_play``). Nothing can seat them again (``selectors.in_play``)."""
+    if character_ids:
+        Character.objects.filter(pk__in=character_ids, out_of_play=False).update(
+            out_of_play=True, left_play_at=timezone.now()
+        )
+        for pk in character_ids:
+            live.publish_on_commit(f"character-{pk}")
+
+
 def character_leave_play(
     *, character_id: int, fate: str, epitaph: str, actor: User | None
 ) -> Character:
     """R17: a character on the Road to Hell (an attribute at 0) leaves play; the player writes
     the end: a fate (dies, retires, goes mad, settles down, moves on, or their own words) and an
     epitaph. The sheet is kept, read-only. ``actor`` is who wrote it (the caller checks that
-    they may)."""
+    they may). A character whose last conflict already took it out of play writes its end
+    here too, once."""
     epitaph = epitaph.strip()
     if fate not in Character.Fate.values:
         raise CharacterError(
@@ -382,7 +395,8 @@ def character_leave_play(
         )
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
-        _refuse_if_out(character)
+        if not character.awaiting_epitaph:
+            _refuse_if_out(character)
         if not character.road_to_hell_attributes:
             raise CharacterError(
                 f"{character.name} is not on the Road to Hell: a character leaves play only "
@@ -391,6 +405,6 @@ def character_leave_play(
         character.out_of_play = True
         character.fate = fate
         character.epitaph = epitaph
-        character.left_play_at = timezone.now()
+        character.left_play_at = character.left_play_at or timezone.now()
         character.save(update_fields=["out_of_play", "fate", "epitaph", "left_play_at"])
         return character

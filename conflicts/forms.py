@@ -17,6 +17,7 @@ from django import forms
 from campaigns.models import Campaign, GameSession
 from characters.models import Character, Knack
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
+from characters.selectors import in_play as characters_in_play
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import FULL_DECK, Card, CardParseError, parse_card
 from conflicts.models import Conflict, Seat
@@ -353,7 +354,7 @@ class ConflictCreateForm(forms.Form):
         self.fields["session"].initial = next(
             (s.pk for s in sessions if s.status == GameSession.Status.OPEN), None
         )
-        in_play = list(campaign.characters.filter(out_of_play=False))
+        in_play = list(characters_in_play(campaign))  # R17: never one who left play
         chosen = [c for c in in_play if c.is_pc or c.is_important]
         self.characters = sorted(chosen, key=lambda c: (not c.is_pc, c.name))  # PCs first
         recovery_field = self.fields["recovery_character"]

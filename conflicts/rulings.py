@@ -171,7 +171,9 @@ RULINGS: tuple[Ruling, ...] = (
         "attribute is their last. In it the Devil rating stands in for the zero (twice the "
         "Devil if both attributes are 0), they may redraw extra cards equal to their Devil, "
         "and they narrate — if several are on their last stand, they bid among themselves. "
-        "Afterwards the player writes the end and the character leaves play, sheet kept.",
+        "The character leaves play the moment that conflict ends — no later conflict or fight "
+        "can seat it — and the player writes the end afterwards, sheet kept. The same holds "
+        "for important NPCs. Folding out of it skirts it.",
     ),
     Ruling(
         "R18", "Stakes", CONFLICT,
@@ -182,6 +184,14 @@ RULINGS: tuple[Ruling, ...] = (
         "R19", "Folding", CONFLICT,
         "A player folds by spending a chip before the Dealer calls: no Difficulty, no Stakes. "
         "If every player character folds, the conflict stays unresolved.",
+    ),
+    Ruling(
+        "R19a", "Current values", CONFLICT,
+        "A conflict reads each character's attributes, Devil rating for the session and knacks "
+        "when its hands are sized and dealt, not when it was set up: Difficulty taken in "
+        "another conflict meanwhile, a recovery or an improvement all count, and the timeline "
+        "says when the values changed. A point of Difficulty that cannot be placed is said in "
+        "the timeline, never dropped silently.",
     ),
     Ruling(
         "R20", "Continuing a fight", CONFLICT,
@@ -229,6 +239,28 @@ RULINGS: tuple[Ruling, ...] = (
         "Dice that roll their maximum roll again and add; the highest die is the total; more "
         "than half the dice showing 1 is a bust. Quickness defaults to (Hand)d6. The Fate pot "
         "is a bag of chips the Dealer fills; every draw is recorded.",
+        house_rule=True,
+    ),
+    Ruling(
+        "R30", "Who sees what in a fight", ACTION,
+        "The running order, every card already played and every combatant's card count are "
+        "public. Your unplayed cards are seen by you and the Dealer; an NPC's only by the "
+        "Dealer until played. A card up the sleeve shows as one face-down card. The deck's "
+        "order is never shown; the discard pile is public.",
+    ),
+    Ruling(
+        "R31", "The countdown", ACTION,
+        "The Dealer runs the round down the order. When your card comes up you act with it, "
+        "put it up your sleeve, or pass. A sleeved card or the red joker may be played out of "
+        "turn; any other interrupt needs the opposed roll. The round ends when every card is "
+        "played, sleeved or passed; the sleeve stays, the rest is discarded.",
+    ),
+    Ruling(
+        "R32", "Resolving an action", ACTION,
+        "The app does not decide what an action does: you say it and the timeline records it. "
+        "The Dealer may settle it with the dice roller against a TN, or with a Dust Devils "
+        "conflict. House rule (off by default): a player character's Fate-pot draw adds a "
+        "chip to its ledger.",
         house_rule=True,
     ),
     Ruling(

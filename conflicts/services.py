@@ -12,7 +12,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +34,7 @@ from django.utils import timezone
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import AttributeChange, Character, Knack
 from characters.rules import ATTRIBUTES
-from characters.services import CharacterError, chips_change
+from characters.services import CharacterError, characters_leave_play_now, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_from_data, state_to_data
@@ -444,8 +444,7 @@ def conflict_move(
         if callable(move):  # a form's move, made with the seats as they are now
             move = move(seats)
         _check_may(move, seats.values(), membership)
-        if isinstance(move, engine.Deal) and not move.salt:
-            move = engine.Deal(salt=new_salt())
+        move = _with_current_values(move, seats.values(), conflict.session)
         state = state_from_data(conflict.state)
         try:
             outcome = engine.apply(state, move, rng or system_rng())
@@ -466,8 +465,9 @@ def conflict_move(
                 )
             except CharacterError as error:  # not enough chips: the whole move is refused
                 raise ConflictError(str(error)) from error
+        events = list(outcome.events)
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
-            _apply_results(outcome.state, seats, conflict)
+            events += _apply_results(outcome.state, seats, conflict)
         if outcome.chips or outcome.state.phase == engine.Phase.DONE:
             # Characters changed: the answer reads them again (inside this transaction, so
             # not from, nor into, the process's seats read at the stamp).
@@ -477,7 +477,7 @@ def conflict_move(
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        _append_events(conflict, outcome.events, membership.user)
+        _append_events(conflict, events, membership.user)
         # The members as the locked read saw them, before the move: the answer (and this
         # process's screens, which it is offered to) reads them again after the commit, so a
         # seat given up meanwhile is not shown the table as it had it (R10).
@@ -583,16 +583,62 @@ def _claim(conflict: Conflict, key: str) -> bool:
         return cursor.fetchone() is not None
 
 
+def _with_current_values(
+    move: engine.Move, seats: Iterable[Seat], session: GameSession | None
+) -> engine.Move:
+    """R19a: a hand is sized and dealt from its character's values as they are now (Difficulty
+    taken in another conflict meanwhile, a recovery, an improvement all count), and a Deal gets
+    its secret salt (R10)."""
+    if isinstance(move, engine.Deal):
+        return replace(move, salt=move.salt or new_salt(), current=_current_values(seats, session))
+    if isinstance(move, engine.Approve):
+        return replace(move, current=_current_values(seats, session).get(move.pid))
+    return move
+
+
+def _current_values(
+    seats: Iterable[Seat], session: GameSession | None
+) -> dict[str, engine.Current]:
+    """The seats' characters' current values and session Devil ratings (R21), read now."""
+    pids = {seat.character_id: seat.pid for seat in seats if seat.character_id is not None}
+    fields = [f"{a}_current" for a in ATTRIBUTES]
+    rows = Character.objects.filter(pk__in=pids).values("pk", "devil_rating", *fields)
+    session_ratings: dict[int, int] = {}
+    if session is not None:
+        session_ratings = dict(
+            DevilRating.objects.filter(session=session, character_id__in=pids).values_list(
+                "character_id", "rating"
+            )
+        )
+    return {
+        pids[row["pk"]]: engine.Current(
+            attributes={a: int(row[f"{a}_current"]) for a in ATTRIBUTES},
+            devil_rating=int(session_ratings.get(row["pk"], row["devil_rating"] or 0)),
+        )
+        for row in rows
+    }
+
+
 def _apply_results(
     state: engine.ConflictState, seats: Mapping[str, Seat], conflict: Conflict | None = None
-) -> None:
-    """The conflict is over: Difficulty taken (R9), a won recovery (R22). Both go into the
-    characters' history (AttributeChange)."""
+) -> list[str]:
+    """The conflict is over: Difficulty taken (R9), a won recovery (R22) — both go into the
+    characters' history (AttributeChange) — and a last stand's character leaves play (R17)."""
+    leaving = [seats[pid].character for pid in engine.leaving_play(state)]
+    characters_leave_play_now(character_ids=[c.pk for c in leaving if c is not None])
+    lines: list[str] = []
     for pid, losses in engine.attribute_losses(state).items():
         character = seats[pid].character
         if character is None or not losses:
             continue
         before = _currents(character.pk)  # locked: the history's "before" is exact
+        for a, n in losses.items():  # R19a: values changed since the points were placed
+            if n > before[a]:
+                lost = n - before[a]
+                lines.append(
+                    f"{character.name}: {lost} point{'s' if lost != 1 else ''} of Difficulty on "
+                    f"{a.title()} could not be placed: {a.title()} is already {before[a]} (R9)."
+                )
         Character.objects.filter(pk=character.pk).update(
             **{f"{a}_current": Greatest(F(f"{a}_current") - n, 0) for a, n in losses.items()}
         )
@@ -616,6 +662,7 @@ def _apply_results(
                 setattr(character, f"{worst}_current", character.current(worst) + 1)
             character.save(update_fields=[f"{a}_current" for a in ATTRIBUTES])
             _record(character, before, AttributeChange.Reason.RESTORE, conflict)
+    return lines
 
 
 def _currents(character_id: int) -> dict[str, int]:
@@ -692,7 +739,12 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             if previous.campaign.winner_bonus and winner and winner.kind != engine.Kind.STUD
             else []
         )
-        return conflict_create(
+        # R17: whoever's last stand that was has left play; the table is told, not surprised.
+        gone = [
+            s.character.name for s in seats.values()
+            if s.character is not None and s.character.out_of_play
+        ]  # fmt: skip
+        fresh = conflict_create(
             campaign=previous.campaign,
             actor=membership.user,
             title=previous.title,
@@ -702,3 +754,9 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             previous=previous,
             winner_bonus_pids=bonus,
         )
+        for seq, name in enumerate(gone, start=2):
+            Event.objects.create(
+                conflict=fresh, seq=seq, version=0, actor=membership.user,
+                text=f"{name} has left play (R17) and is not dealt in.",
+            )  # fmt: skip
+        return fresh

@@ -132,7 +132,7 @@ def leave_play(request: HtmxHttpRequest, slug: str, character_id: int) -> HttpRe
     """R17: on the Road to Hell the player writes the end; the sheet is kept, read-only."""
     membership, character = load(request, slug, character_id)
     require(may_end(character, membership), edit_refusal(character))
-    if character.out_of_play:
+    if character.out_of_play and not character.awaiting_epitaph:
         return read_only(request, character)
     form = LeavePlayForm(request.POST or None)
     if form.is_bound and form.is_valid():
@@ -229,5 +229,6 @@ def _sheet_context(membership: Membership, character: Character) -> dict[str, An
         "wanted": wanted_links(character) if membership.is_dealer else [],
         "can_edit": active and may_edit(character, membership),
         "can_spend": active and may_spend(character, membership),
-        "can_end": character.status == "road" and may_end(character, membership),
+        "can_end": (character.status == "road" or character.awaiting_epitaph)
+        and may_end(character, membership),
     }

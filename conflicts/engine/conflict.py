@@ -95,7 +95,9 @@ class Participant:
 
     @property
     def last_stand(self) -> bool:
-        return bool(self.zero_attributes) and self.kind == Kind.PC
+        """R17: this conflict is the character's last — player characters and important
+        NPCs alike."""
+        return bool(self.zero_attributes) and self.is_character
 
 
 @dataclass(frozen=True)
@@ -225,11 +227,22 @@ class Propose:
 
 
 @dataclass(frozen=True)
+class Current:
+    """R19a, R21, R29: a character's values as they are now — its attributes' current values
+    and its Devil rating for the session — read by the caller when the hand is sized and dealt,
+    not when the conflict was set up."""
+
+    attributes: Mapping[str, int]
+    devil_rating: int
+
+
+@dataclass(frozen=True)
 class Approve:
     pid: str
     attributes: tuple[str, str]
     trait: bool = False
     devil: int = 0
+    current: Current | None = None  # R19a: the values now (None: as the state has them)
 
 
 @dataclass(frozen=True)
@@ -245,6 +258,8 @@ class AwardExtraCard:
 @dataclass(frozen=True)
 class Deal:
     salt: str
+    # R19a: each character's values now, by pid; the hands are sized from these.
+    current: Mapping[str, Current] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -484,12 +499,33 @@ def _approve(state: ConflictState, move: Approve, rng: random.Random | None) -> 
     _check_attributes(move.attributes)
     if move.devil not in (-1, 0, 1):
         raise IllegalMove("The Devil is in play for, against, or not at all.")
+    p, _ = _refreshed(p, move.current)
     if move.devil and not p.devil_rating:
         raise IllegalMove(f"{p.name} has no Devil to bring into play.")
     p = replace(p, attributes=move.attributes, trait=move.trait, devil=move.devil)
     count, _ = deal_size(p)
     state = state.with_participant(p)
     return Outcome(state, (f"The Dealer sets {p.name}'s Deal at {count} cards.",))
+
+
+def _refreshed(p: Participant, current: Current | None) -> tuple[Participant, str]:
+    """R19a: the participant with its values as they are now, and a log line when they differ
+    from what the conflict had (Difficulty taken elsewhere, a recovery, an improvement)."""
+    if current is None or not p.is_character:
+        return p, ""
+    now = {a: int(current.attributes.get(a, 0)) for a in ATTRIBUTES}
+    changes = [
+        f"{a.title()} {now[a]} (was {p.currents.get(a, 0)})"
+        for a in ATTRIBUTES
+        if now[a] != p.currents.get(a, 0)
+    ]
+    if current.devil_rating != p.devil_rating:
+        changes.append(f"Devil {current.devil_rating} (was {p.devil_rating})")
+    p = replace(p, currents=now, devil_rating=current.devil_rating)
+    if p.devil and not p.devil_rating:
+        p = replace(p, devil=0)  # no Devil left to bring into play
+    line = f"{p.name} is dealt as they are now: {', '.join(changes)} (R19a)." if changes else ""
+    return p, line
 
 
 def _extra_card(state: ConflictState, move: SpendExtraCard, rng: random.Random | None) -> Outcome:
@@ -531,6 +567,10 @@ def _deal(state: ConflictState, move: Deal, rng: random.Random | None) -> Outcom
     waiting = [p.name for p in state.in_play if p.has_own_hand and p.attributes is None]
     if waiting:
         raise IllegalMove(f"The Dealer has not set the Deal for {', '.join(waiting)} yet.")
+    # R19a: the hands are sized from the values as they are at the Deal.
+    refreshed = [_refreshed(p, move.current.get(p.pid)) for p in state.participants]
+    state = replace(state, participants=tuple(p for p, _ in refreshed))
+    read_now = [line for _, line in refreshed if line]
     deck = new_deck(rng)  # R10: every conflict starts from a fresh, complete, shuffled deck
     order = deck.stock
     # R19: a hand folded at the sizing step is out of the conflict and is not dealt.
@@ -556,7 +596,9 @@ def _deal(state: ConflictState, move: Deal, rng: random.Random | None) -> Outcom
         commitment=digest,
     )  # fmt: skip
     counts = ", ".join(f"{p.name} {len(p.hand)}" for p in parts)
-    return Outcome(state, (f"Dealt: {counts}. Shuffle commitment {digest[:16]}…", *events))
+    return Outcome(
+        state, (*read_now, f"Dealt: {counts}. Shuffle commitment {digest[:16]}…", *events)
+    )
 
 
 def _draw(state: ConflictState, move: Draw, rng: random.Random | None) -> Outcome:
@@ -903,7 +945,15 @@ def _allocate(state: ConflictState, move: Allocate, rng: random.Random | None) -
     owed_list[i] = replace(owed, allocation=allocation)
     state = replace(state, owed=tuple(owed_list))
     text = ", ".join(f"{a.title()} −{n}" for a, n in allocation.items()) or "nothing to lose"
-    return Outcome(state, (f"{p.name} takes Difficulty: {text}.",))
+    events = [f"{p.name} takes Difficulty: {text}."]
+    lost = owed.points - must
+    if lost:  # R9, R19a: said, never dropped silently
+        where = ", ".join(f"{a.title()} {p.currents.get(a, 0)}" for a in owed.attributes)
+        events.append(
+            f"{lost} point{'s' if lost != 1 else ''} of Difficulty could not be placed: "
+            f"nothing below 0 ({where}) (R9)."
+        )
+    return Outcome(state, tuple(events))
 
 
 def _restore(state: ConflictState, move: Restore, rng: random.Random | None) -> Outcome:
@@ -968,7 +1018,10 @@ def _finish(state: ConflictState, move: Finish, rng: random.Random | None) -> Ou
         events.append(f"{name} wins the recovery and restores {state.recovery[1]} point(s) (R22).")
     for p in state.participants:
         if p.last_stand and not p.folded:  # R17/R19: folding skirts the last conflict
-            events.append(f"{p.name}'s last conflict is over: the player writes the end (R17).")
+            events.append(
+                f"{p.name}'s last conflict is over: {p.name} leaves play, and the player writes "
+                "the end (R17)."
+            )
     events.append(f"The shuffle's salt is revealed: {state.salt}.")
     return Outcome(replace(state, phase=Phase.DONE), tuple(events), tuple(chips))
 
@@ -991,6 +1044,14 @@ def recovery_won(state: ConflictState) -> bool:
     if state.recovery is None or state.winner is None or state.phase != Phase.DONE:
         return False
     return state.participant(state.recovery[0]).side == state.participant(state.winner).side
+
+
+def leaving_play(state: ConflictState) -> tuple[str, ...]:
+    """R17: the characters whose last conflict this was — it used an attribute at 0, and they
+    did not fold out of it (R19) — who leave play the moment it ends."""
+    if state.phase != Phase.DONE:
+        return ()
+    return tuple(p.pid for p in state.participants if p.last_stand and not p.folded)
 
 
 def attribute_losses(state: ConflictState) -> dict[str, dict[str, int]]:

@@ -227,3 +227,162 @@ def test_the_lay_choice_names_the_readings_R6_R3(
     html = table.page(player_a)
     assert "two high-card hands compare card by card" in html
     assert "five of a kind (with jokers) beats every other hand" in html
+
+
+# --- R17: the last stand is the last -------------------------------------------------------
+
+
+def last_stand(table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any) -> None:
+    """Abe, Guts at 0, is dealt on Guts + Hand: this conflict is his last. Played to the end."""
+    Character.objects.filter(pk=pc_a.pk).update(guts_current=0)
+    table.ok(dealer, "approve", pid=pid_of(pc_a), attributes=["guts", "hand"], devil=0)
+    table.ok(dealer, "approve", pid=pid_of(pc_b), attributes=["hand", "eye"], devil=0)
+    table.ok(dealer, "deal")
+    arrange(
+        table.conflict,
+        {
+            pid_of(pc_a): cards("2♣ 3♠ 4♦ 6♥ 7♣ 8♦"),
+            pid_of(pc_b): cards("A♠ 2♦ 3♣ 8♣ 10♦ Q♥ 4♠"),
+            "stud": cards("K♥ K♦ K♠ Q♠ Q♦"),
+        },
+    )
+    table.ok(dealer, "call", now="on")
+    table.ok(dealer, "reveal")
+    from conflicts.engine.conflict import default_allocation
+
+    state = table.state()
+    for owed in state.owed:
+        who = player_a if owed.pid == pid_of(pc_a) else Character.objects.get(pk=pc_b.pk).player
+        allocation = default_allocation(owed, state.participant(owed.pid).currents)
+        table.ok(who, "allocate", pid=owed.pid, **allocation)
+    table.ok(dealer, "finish")
+
+
+def test_a_last_stand_takes_the_character_out_of_play_at_once_R17(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    last_stand(table, dealer, player_a, pc_a, pc_b)
+    abe = Character.objects.get(pk=pc_a.pk)
+    assert abe.out_of_play
+    assert abe.left_play_at is not None
+    assert abe.awaiting_epitaph
+    assert not Character.objects.get(pk=pc_b.pk).out_of_play
+    assert any("Abe Slade leaves play" in line for line in lines(table))
+    # The finished conflict asks Abe's player for the end; Bess's player is not asked.
+    assert "Abe Slade</strong>&rsquo;s last stand" in table.page(player_a)
+    assert "last stand: " not in table.page(Character.objects.get(pk=pc_b.pk).player)
+
+
+def test_the_campaign_page_shows_who_left_play_and_asks_for_the_end_R17(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    last_stand(table, dealer, player_a, pc_a, pc_b)
+    url = f"/c/{table.conflict.campaign.slug}/"
+    leave = f"/c/{table.conflict.campaign.slug}/characters/{pc_a.pk}/leave-play/"
+    html = table.page(player_a, url)
+    assert "Out of play: the end is still to be written" in html
+    assert f'href="{leave}"' in html
+    assert f'href="{leave}"' not in table.page(player_b, url)
+    # The end is written once, through the leave-play form, and recorded.
+    client = table.as_user(player_a)
+    client.post(leave, {"fate": "dies", "epitaph": "He drew on the wrong man."})
+    abe = Character.objects.get(pk=pc_a.pk)
+    assert (abe.fate, abe.epitaph) == ("dies", "He drew on the wrong man.")
+    assert not abe.awaiting_epitaph
+    client.post(leave, {"fate": "retires", "epitaph": "Changed my mind."})
+    assert Character.objects.get(pk=pc_a.pk).epitaph == "He drew on the wrong man."
+
+
+def test_a_character_out_of_play_is_never_seated_again_R17(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    last_stand(table, dealer, player_a, pc_a, pc_b)
+    slug = table.conflict.campaign.slug
+    client = table.as_user(dealer)
+    form = client.get(f"/c/{slug}/conflicts/new/").content.decode()
+    assert f'name="take_{pc_a.pk}"' not in form
+    assert f'name="take_{pc_b.pk}"' in form
+    before = Conflict.objects.count()
+    crafted = {"title": "Once more", "stakes": 0, "stud": 5, f"take_{pc_a.pk}": "on",
+               f"side_{pc_a.pk}": "players", f"take_{pc_b.pk}": "on",
+               f"side_{pc_b.pk}": "players"}  # fmt: skip
+    client.post(f"/c/{slug}/conflicts/new/", crafted)
+    if Conflict.objects.count() > before:  # Bess alone may be seated; Abe never is
+        fresh = Conflict.objects.latest("pk")
+        assert pid_of(pc_a) not in {s.pid for s in fresh.seats.all()}
+    with pytest.raises(ConflictError, match="Abe Slade has left play"):
+        conflict_create(
+            campaign=table.conflict.campaign, actor=dealer, title="Crafted",
+            hands=[HandSpec(character=Character.objects.get(pk=pc_a.pk)), HandSpec(stud_size=3)],
+        )  # fmt: skip
+
+
+def test_deal_again_leaves_out_who_left_play_and_says_so_R17_R20(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    last_stand(table, dealer, player_a, pc_a, pc_b)
+    table.as_user(dealer).post(f"{table.url}again/")
+    fresh = Conflict.objects.get(previous=table.conflict)
+    assert pid_of(pc_a) not in {s.pid for s in fresh.seats.all()}
+    assert pid_of(pc_b) in {s.pid for s in fresh.seats.all()}
+    assert fresh.events.filter(text="Abe Slade has left play (R17) and is not dealt in.").exists()
+
+
+# --- R19a: current values at the Deal, no silent loss --------------------------------------
+
+
+def test_the_deal_reads_the_values_as_they_are_at_the_deal_R19a(
+    table: Table, dealer: User, pc_a: Any, pc_b: Any
+) -> None:
+    """Set up while Abe had Hand 4; before the Deal he took 2 Hand elsewhere: dealt from 2."""
+    table.ok(dealer, "approve", pid=pid_of(pc_a), attributes=["hand", "eye"], devil=0)
+    table.ok(dealer, "approve", pid=pid_of(pc_b), attributes=["hand", "eye"], devil=0)
+    Character.objects.filter(pk=pc_a.pk).update(hand_current=2)
+    table.ok(dealer, "deal")
+    state = table.state()
+    assert len(state.participant(pid_of(pc_a)).hand) == 2 + 3
+    assert len(state.participant(pid_of(pc_b)).hand) == 4 + 3
+    assert "Abe Slade is dealt as they are now: Hand 2 (was 4) (R19a)." in lines(table)
+
+
+def test_the_deal_reads_the_sessions_devil_rating_set_after_the_set_up_R21_R19a(
+    campaign: Any, client: Client, dealer: User, pc_a: Any, pc_b: Any
+) -> None:
+    from campaigns.models import DevilRating, GameSession
+
+    session = GameSession.objects.create(campaign=campaign, number=1, status="open")
+    conflict = conflict_create(
+        campaign=campaign, actor=dealer, title="Later", session=session,
+        hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
+    )  # fmt: skip
+    table = Table(client, conflict)
+    DevilRating.objects.create(session=session, character=pc_a, rating=3)  # after the set-up
+    table.ok(dealer, "approve", pid=pid_of(pc_a), attributes=["hand", "eye"], devil=1)
+    table.ok(dealer, "approve", pid=pid_of(pc_b), attributes=["hand", "eye"], devil=0)
+    table.ok(dealer, "deal")
+    assert len(table.state().participant(pid_of(pc_a)).hand) == 4 + 3 + 3  # Devil for: +3
+
+
+def test_a_point_lost_between_placing_and_finishing_is_said_R19a(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    """Difficulty placed, then the character's values fell elsewhere before the finish: the
+    point that no longer fits is written to the timeline, not clamped away in silence."""
+    at_the_bids(table, dealer, pc_a, pc_b)
+    table.ok(dealer, "close-bids")
+    from conflicts.engine.conflict import default_allocation
+
+    state = table.state()
+    placed = {}
+    for owed in state.owed:
+        who = player_a if owed.pid == pid_of(pc_a) else player_b
+        placed[owed.pid] = default_allocation(owed, state.participant(owed.pid).currents)
+        table.ok(who, "allocate", pid=owed.pid, **placed[owed.pid])
+    attribute, points = next(iter(placed[pid_of(pc_a)].items()))
+    Character.objects.filter(pk=pc_a.pk).update(**{f"{attribute}_current": 0})
+    table.ok(dealer, "finish")
+    expected = (
+        f"Abe Slade: {points} point{'s' if points != 1 else ''} of Difficulty on "
+        f"{attribute.title()} could not be placed: {attribute.title()} is already 0 (R9)."
+    )
+    assert expected in lines(table)

@@ -318,3 +318,51 @@ def test_it_refuses_a_recovery_without_its_stud_r22() -> None:
 
     with pytest.raises(IllegalMove, match="against a 3-card stud"):
         new_conflict([zeke(), rival()], recovery=("zeke", 2))
+
+
+# --- R19a: current values at the Deal, and no silent loss -------------------------------
+
+
+def test_the_deal_sizes_hands_from_the_values_as_they_are_now_r19a() -> None:
+    """Set up with Zeke's Hand 5 + Eye 3 (8 cards); by the Deal he took 2 Hand in another
+    conflict and his session Devil is 3: he is dealt 3 + 3 = 6, and the log says why."""
+    from conflicts.engine.conflict import Current
+
+    state = new_conflict([zeke(), stud(5)])
+    state = step(state, Approve("zeke", ("hand", "eye"))).state
+    now = Current({"hand": 3, "eye": 3, "guts": 3, "heart": 2}, devil_rating=3)
+    outcome = step(state, Deal("salt", current={"zeke": now}))
+    zeke_now = outcome.state.participant("zeke")
+    assert len(zeke_now.hand) == 6
+    assert zeke_now.devil_rating == 3
+    assert (
+        outcome.events[0]
+        == "Zeke Munroe is dealt as they are now: Hand 3 (was 5), Devil 3 (was 2) (R19a)."
+    )
+
+
+def test_approving_shows_the_deal_from_the_values_now_r19a() -> None:
+    from conflicts.engine.conflict import Current
+
+    state = new_conflict([zeke(), stud(5)])
+    now = Current({"hand": 0, "eye": 3, "guts": 3, "heart": 2}, devil_rating=2)
+    outcome = step(state, Approve("zeke", ("hand", "eye"), current=now))
+    assert outcome.events == (
+        "The Dealer sets Zeke Munroe's Deal at 5 cards.",
+    )  # Devil 2 for Hand 0
+    assert outcome.state.participant("zeke").last_stand  # R17: Hand is 0 now
+
+
+def test_a_point_that_cannot_be_placed_is_said_in_the_log_r9_r19a() -> None:
+    """Zeke, Guts 1 and Heart 0, beaten by a straight of clubs and hearts for 5 points: 1 can be
+    placed, 4 cannot, and the log says so instead of dropping them."""
+    z = zeke(currents={"hand": 5, "eye": 3, "guts": 1, "heart": 0})
+    state = dealt([z, stud(5)], {"zeke": (("hand", "eye"), False, 0)})
+    state = set_hands(state, {"zeke": "2C 3D 4D 5S 7H 9S JD QH", POSSE: "9C 10H JC QC KH"})
+    state = revealed(state).state
+    owed = state.owed[0]
+    assert owed.points == 5
+    outcome = step(state, Allocate("zeke", {"guts": 1}))
+    assert outcome.events[-1] == (
+        "4 points of Difficulty could not be placed: nothing below 0 (Heart 0, Guts 1) (R9)."
+    )
