@@ -133,7 +133,6 @@ class DealForm(MoveForm):
 class DrawForm(HandForm):
     move_type = engine.Draw
     discards = CardsField(required=False, label="Discards")
-    knack = forms.CharField(required=False, label="Knack")
     extra_chip = forms.BooleanField(required=False, label="Spend a chip for one more (+1)")
     stand = forms.CharField(required=False)
 
@@ -143,24 +142,41 @@ class DrawForm(HandForm):
             return engine.Draw(d["pid"], ())
         if not d["discards"]:  # "Discard and draw" with nothing ticked is a slip, not a stand
             raise ConflictError("Tap the cards to discard first, or stand pat.")
-        return engine.Draw(
-            d["pid"],
-            d["discards"],
-            knack_rating=knack_rating(seats.get(d["pid"]), d["knack"]),
-            extra_chip=d["extra_chip"],
-        )
+        # R13: the discard limit is the knack the Dealer approved, held in the conflict.
+        return engine.Draw(d["pid"], d["discards"], extra_chip=d["extra_chip"])
+
+
+def own_knack(seat: Seat | None, knack_id: str) -> Knack:
+    """R13, R19a: one of the seat's character's knacks, as rated now."""
+    if seat is None or seat.character_id is None or not knack_id.isdigit():
+        raise ConflictError("Choose one of the character's own knacks.")
+    knack = Knack.objects.filter(pk=int(knack_id), character_id=seat.character_id).first()
+    if knack is None:
+        raise ConflictError("Choose one of the character's own knacks.")
+    return knack
 
 
 def knack_rating(seat: Seat | None, knack_id: str) -> int:
-    """R13: the chosen knack's rating; no knack, no draw (except with a chip)."""
-    if not knack_id:
-        return 0
-    if seat is None or seat.character_id is None or not knack_id.isdigit():
-        raise ConflictError("Choose one of your own knacks.")
-    knack = Knack.objects.filter(pk=int(knack_id), character_id=seat.character_id).first()
-    if knack is None:
-        raise ConflictError("Choose one of your own knacks.")
-    return knack.rating
+    """The chosen knack's rating (0 for none), for the discard advisor's what-if."""
+    return own_knack(seat, knack_id).rating if knack_id else 0
+
+
+class NameKnackForm(HandForm):
+    """R13: the player names the knack their Draw plays to; the Dealer decides."""
+
+    move_type: ClassVar[type] = engine.NameKnack
+    knack = forms.CharField(max_length=20, label="Knack")
+
+    def move(self, seats: Mapping[str, Seat]) -> engine.Move:
+        pid = self.cleaned_data["pid"]
+        knack = own_knack(seats.get(pid), self.cleaned_data["knack"])
+        return self.move_type(pid, knack.name, knack.rating)  # type: ignore[no-any-return]
+
+
+class ApproveKnackForm(NameKnackForm):
+    """R13: the Dealer approves the knack named, or changes it (also in advance)."""
+
+    move_type: ClassVar[type] = engine.ApproveKnack
 
 
 class AdviceForm(forms.Form):
@@ -284,6 +300,8 @@ ACTIONS: dict[str, type[MoveForm]] = {
     "award-card": AwardCardForm,
     "deal": DealForm,
     "draw": DrawForm,
+    "name-knack": NameKnackForm,
+    "approve-knack": ApproveKnackForm,
     "award-redraw": AwardRedrawForm,
     "fold": FoldForm,
     "dealer-fold": DealerFoldForm,

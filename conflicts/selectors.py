@@ -192,6 +192,11 @@ class HandRow:
     lay_options: list[LayOption] = field(default_factory=list)
     knacks: list[tuple[int, str, int]] = field(default_factory=list)
     draw_base: int = 0
+    # R13: the knack for the Draw, as named and (or) approved; the discards it allows now
+    knack: str = ""
+    knack_rating: int = 0
+    knack_approved: bool = False
+    draw_limit: int = 0
     odds: Odds | None = None
     owed: OwedRow | None = None
     character: Character | None = None
@@ -358,8 +363,9 @@ def conflict_view(
     for row in rows:
         if row.mine and not dealer and not as_table:
             _enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show)
-        elif row.mine and dealer and row.kind == engine.Kind.NPC:
-            _enrich_npc(row)
+        elif dealer and not as_table and row.kind != engine.Kind.STUD:
+            # The Dealer runs the NPCs and approves every hand's knack (R13).
+            _enrich_npc(row, state.participant(row.pid))
     _narration_rights(state, rows)
     role = "table" if as_table else "dealer" if dealer else "player" if mine else "watcher"
     return {
@@ -539,7 +545,7 @@ def _enrich_own(
     character = row.character
     row.chips = character.chips if character else 0
     row.knacks = _knacks(character)
-    row.draw_base = p.devil_rating if p.last_stand else 0  # R17: + the Devil on the last stand
+    _knack_rows(row, p)
     if p.kind != engine.Kind.PC or p.folded or not p.hand:
         return
     if state.phase not in (Phase.DRAW, Phase.LAYING):
@@ -547,6 +553,8 @@ def _enrich_own(
     row.odds = _odds(conflict_id, p, opposing, show)
     if state.phase == Phase.DRAW and not p.drew:
         best_knack = max((k[2] for k in row.knacks), default=0)
+        if p.knack_approved:  # R13: what the Dealer approved, unless the player asks what-if
+            best_knack = p.knack_rating
         chosen = min(9, (best_knack if limit is None else max(0, limit)) + row.draw_base)
         row.odds.advice_limit = chosen
         row.odds.advice_pending = True
@@ -556,8 +564,16 @@ def _enrich_own(
             row.odds.advice_pending = False
 
 
-def _enrich_npc(row: HandRow) -> None:
+def _enrich_npc(row: HandRow, p: engine.Participant) -> None:
     row.knacks = _knacks(row.character)
+    _knack_rows(row, p)
+
+
+def _knack_rows(row: HandRow, p: engine.Participant) -> None:
+    """R13, R17: the knack named or approved for the Draw, and the discards allowed now."""
+    row.draw_base = p.devil_rating if p.last_stand else 0  # R17: + the Devil on the last stand
+    row.knack, row.knack_rating, row.knack_approved = p.knack, p.knack_rating, p.knack_approved
+    row.draw_limit = (p.knack_rating if p.knack_approved else 0) + row.draw_base
 
 
 def _knacks(character: Character | None) -> list[tuple[int, str, int]]:
@@ -769,6 +785,9 @@ def _next_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, st
                 return {"text": f"Set {r.name}'s Deal", "action": "approve"}
         return {"text": "Deal", "action": "deal"}
     if state.phase == Phase.DRAW:
+        asking = [p.name for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
+        if asking:  # R13: a knack named waits for the Dealer's word
+            return {"text": f"Approve {asking[0]}'s knack", "action": "approve-knack"}
         # R13: the Call waits for them
         if who := ", ".join(p.name for p in engine.unsettled(state)):
             return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
@@ -800,6 +819,8 @@ def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) ->
             text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
             return {"text": text, "action": "propose"}
         if state.phase == Phase.DRAW and not r.drew:
+            if r.knack and not r.knack_approved:  # R13: the Dealer decides
+                return {"text": f"Waiting for the Dealer to approve {r.knack}", "action": "draw"}
             return {"text": "Discard and draw, or stand", "action": "draw"}
         if state.phase == Phase.LAYING and not r.lay_chosen:
             return {"text": "Choose your lay", "action": "lay"}

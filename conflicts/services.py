@@ -45,6 +45,7 @@ from dustdevils.rows import ModelColumns, fetch_one
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
     engine.Call, engine.Reveal, engine.CloseBids, engine.OverrideDifficulty, engine.Finish,
+    engine.ApproveKnack,
 )  # fmt: skip
 
 

@@ -69,6 +69,10 @@ class Participant:
     devil: int = 0  # -1, 0 or +1: the Devil in play against, not at all, or for (R11)
     extra_card: bool = False  # a chip spent for an extra card (once per hand, R15)
     awards: int = 0  # Dealer awards of an extra card to this Dealer hand (R15)
+    # R13: the knack for the Draw — named by the player, approved (or changed) by the Dealer
+    knack: str = ""
+    knack_rating: int = 0
+    knack_approved: bool = False
     # Play
     hand: tuple[Card, ...] = ()
     discarded: tuple[Card, ...] = ()
@@ -263,10 +267,30 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class NameKnack:
+    """R13: the player names the knack their Draw plays to (its rating as on the sheet)."""
+
+    pid: str
+    name: str
+    rating: int
+
+
+@dataclass(frozen=True)
+class ApproveKnack:
+    """R13: the Dealer approves the knack named, or another of the character's knacks — also
+    in advance, before the player names one, as with the Deal's attributes."""
+
+    pid: str
+    name: str
+    rating: int
+
+
+@dataclass(frozen=True)
 class Draw:
+    """Discard and draw. The discard limit comes from the knack the Dealer approved (R13)."""
+
     pid: str
     discards: tuple[Card, ...]
-    knack_rating: int = 0
     extra_chip: bool = False
 
 
@@ -360,7 +384,7 @@ class Finish:
 Move = (
     Propose | Approve | SpendExtraCard | AwardExtraCard | Deal | Draw | AwardRedraw | Fold
     | DealerFold | Call | ChooseLay | Reveal | PlaceBid | CloseBids | Allocate | Restore
-    | OverrideDifficulty | Finish | WithdrawBid
+    | OverrideDifficulty | Finish | WithdrawBid | NameKnack | ApproveKnack
 )  # fmt: skip
 
 
@@ -608,18 +632,22 @@ def _draw(state: ConflictState, move: Draw, rng: random.Random | None) -> Outcom
         raise IllegalMove(f"{p.name} has folded.")
     if p.drew:
         raise IllegalMove(f"{p.name} has already drawn this hand.")
-    if not 0 <= move.knack_rating <= 4:
-        raise IllegalMove("A knack is rated 0 to 4.")
     discards = tuple(dict.fromkeys(move.discards))
     if not set(discards) <= set(p.hand):
         raise IllegalMove("You can only discard cards from your own hand.")
-    # R13: the knack's rating, +1 with a chip, + the Devil rating on the Road to Hell (R17).
-    base = move.knack_rating + (p.devil_rating if p.last_stand else 0)
+    # R13: the approved knack's rating, +1 with a chip, + the Devil rating on the Road to Hell
+    # (R17). A knack named but not yet approved grants nothing yet.
+    knack = p.knack_rating if p.knack_approved else 0
+    base = knack + (p.devil_rating if p.last_stand else 0)
     limit = base + (1 if move.extra_chip else 0)
     if len(discards) > limit:
+        waiting = (
+            f"; {p.knack} waits for the Dealer's approval" if p.knack and not p.knack_approved
+            else ""
+        )  # fmt: skip
         raise IllegalMove(
             f"You may discard at most {limit} card{'s' if limit != 1 else ''} "
-            f"(knack {move.knack_rating}"
+            f"(knack {knack}{waiting}"
             + (", +1 for a chip" if move.extra_chip else "")
             + (f", +{p.devil_rating} Devil on the Road to Hell" if p.last_stand else "")
             + ")."
@@ -665,6 +693,45 @@ def _replace_cards(
         events = tuple(e for e in events if not e.startswith("The deck and the discard pile"))
         events += more.events
     return deck, drawn, events
+
+
+def _check_knack(name: str, rating: int) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise IllegalMove("Name the knack your Draw plays to.")
+    if not 1 <= rating <= 4:
+        raise IllegalMove("A knack is rated 1 to 4.")
+    return name
+
+
+def _name_knack(state: ConflictState, move: NameKnack, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.SIZING, Phase.DRAW)
+    p = _own_hand(state, move.pid)
+    if p.drew:
+        raise IllegalMove(f"{p.name} has already drawn this hand.")
+    name = _check_knack(move.name, move.rating)
+    approved = p.knack_approved and p.knack == name  # the one approved in advance
+    p = replace(p, knack=name, knack_rating=move.rating, knack_approved=approved)
+    text = f"{p.name} names {name} ({move.rating}) for the Draw" + (
+        ", as the Dealer approved." if approved else ": the Dealer decides (R13)."
+    )
+    return Outcome(state.with_participant(p), (text,))
+
+
+def _approve_knack(state: ConflictState, move: ApproveKnack, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.SIZING, Phase.DRAW)
+    p = _own_hand(state, move.pid)
+    if p.drew:
+        raise IllegalMove(f"{p.name} has already drawn this hand.")
+    name = _check_knack(move.name, move.rating)
+    changed = p.knack and p.knack != name
+    text = (
+        f"The Dealer changes {p.name}'s knack to {name} ({move.rating}) (R13)."
+        if changed
+        else f"The Dealer approves {name} ({move.rating}) for {p.name}'s Draw (R13)."
+    )
+    p = replace(p, knack=name, knack_rating=move.rating, knack_approved=True)
+    return Outcome(state.with_participant(p), (text,))
 
 
 def _award_redraw(state: ConflictState, move: AwardRedraw, rng: random.Random | None) -> Outcome:
@@ -1033,6 +1100,7 @@ _HANDLERS: dict[type, _Handler] = {
     Fold: _fold, DealerFold: _dealer_fold, Call: _call, ChooseLay: _choose_lay, Reveal: _reveal,
     PlaceBid: _bid, CloseBids: _close_bids, Allocate: _allocate, Restore: _restore,
     OverrideDifficulty: _override, Finish: _finish, WithdrawBid: _withdraw_bid,
+    NameKnack: _name_knack, ApproveKnack: _approve_knack,
 }  # fmt: skip
 
 

@@ -67,10 +67,9 @@
 
   function countPicks(form) {
     var out = form.querySelector("[data-pick-count]");
-    var knack = form.querySelector("select[name=knack]");
-    if (!out || !knack) return;
-    var option = knack.options[knack.selectedIndex];
-    var limit = Number(option ? option.dataset.rating || 0 : 0) + Number(knack.dataset.limitBase || 0);
+    var allowed = form.querySelector("[data-limit]");  // R13: the approved knack, R17's Devil
+    if (!out || !allowed) return;
+    var limit = Number(allowed.dataset.limit || 0);
     var chip = form.querySelector("input[name=extra_chip]");
     if (chip && chip.checked) limit += 1;
     var picked = form.querySelectorAll("input[name=discards]:checked").length;

@@ -177,18 +177,17 @@ def test_it_never_shows_anyone_a_card_they_may_not_see_R10(
     watch.sees(a, texts(state.participant(pa).hand))
     watch.sees(dealer, texts(state.participant("stud").hand))
     shootin = pc_a.knacks.get(name="Shootin'")
-    t.ok(
-        a,
-        "draw",
-        pid=pa,
-        knack=shootin.pk,
-        discards=[c.text for c in state.participant(pa).hand[:2]],
-    )
+    t.ok(a, "name-knack", pid=pa, knack=shootin.pk)  # R13: named by the player...
+    watch.check("knack named")
+    t.ok(dealer, "approve-knack", pid=pa, knack=shootin.pk)  # ...approved by the Dealer
+    t.ok(a, "draw", pid=pa, discards=[c.text for c in state.participant(pa).hand[:2]])
     watch.check("a drew")
     t.ok(dealer, "award-redraw", pid="stud", card=state.participant("stud").hand[0].text)
     watch.check("stud redrew")
     politickin = npc.knacks.get()
-    t.ok(dealer, "draw", pid=pn, knack=politickin.pk, discards=[state.participant(pn).hand[0].text])
+    t.ok(dealer, "approve-knack", pid=pn, knack=politickin.pk)  # R13: the Dealer decides
+    watch.check("knack approved")
+    t.ok(dealer, "draw", pid=pn, discards=[state.participant(pn).hand[0].text])
     t.ok(b, "draw", pid=pb, stand="1")
     watch.check("everyone drew")
     t.ok(dealer, "call", now="on")

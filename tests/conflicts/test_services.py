@@ -63,7 +63,9 @@ def test_it_plays_a_whole_conflict_and_pays_the_stakes_R18(
     s = state(table)
     assert len(s.participant(pa).hand) == 4 + 3 + 1 + 1
     assert verify_commitment(s.order, s.salt, s.commitment)
-    move(table, a, engine.Draw(pa, s.participant(pa).hand[:2], knack_rating=4))
+    move(table, a, engine.NameKnack(pa, "Shootin'", 4))
+    move(table, d, engine.ApproveKnack(pa, "Shootin'", 4))
+    move(table, a, engine.Draw(pa, s.participant(pa).hand[:2]))
     move(table, b, engine.Fold(pb))
     move(table, d, engine.Call(now=True))
     move(table, d, engine.Reveal())

@@ -399,7 +399,13 @@ def test_it_shows_the_player_their_numbers_and_their_hand_as_big_cards(
         assert f'data-card="{card.text}"' in html
         assert f'name="discards" value="{card.text}"' in html
     assert "pcard--red" in html or not any(c.is_red for c in mine)
-    assert "discard up to 4" in html  # Shootin' 4 (R13)
+    assert "Name the knack your Draw plays to" in html  # R13: the player names it...
+    assert "You may discard up to <strong>0</strong>" in html  # ...and nothing until approved
+    shootin = pc_a.knacks.get(name="Shootin'")
+    table.ok(dealer, "approve-knack", pid=pid_of(pc_a), knack=shootin.pk)  # in advance
+    html = table.page(player_a)
+    assert "approved by the Dealer" in html
+    assert "You may discard up to <strong>4</strong>" in html  # Shootin' 4 (R13)
     assert "Stand pat" in html
     assert "to beat a 5-card stud" in html  # the odds meter
 
@@ -410,15 +416,22 @@ def test_it_draws_with_the_knack_limit_and_refuses_one_over_R13(
     dealt(table, dealer, pc_a, pc_b)
     mine = hand_of(table, pid_of(pc_a))
     drinkin = pc_a.knacks.get(name="Drinkin'")
+    table.ok(player_a, "name-knack", pid=pid_of(pc_a), knack=drinkin.pk)
     response = table.post(
-        player_a, "draw", htmx=True, pid=pid_of(pc_a), knack=drinkin.pk,
-        discards=[c.text for c in mine[:3]],
-    )  # fmt: skip
+        player_a, "draw", htmx=True, pid=pid_of(pc_a), discards=[c.text for c in mine[:2]]
+    )
+    assert (
+        "(knack 0; Drinkin&#x27; waits for the Dealer&#x27;s approval)."
+        in response.content.decode()
+    )
+    table.ok(dealer, "approve-knack", pid=pid_of(pc_a), knack=drinkin.pk)
+    response = table.post(
+        player_a, "draw", htmx=True, pid=pid_of(pc_a), discards=[c.text for c in mine[:3]]
+    )
     assert "You may discard at most 2 cards (knack 2)." in response.content.decode()
     table.ok(
-        player_a, "draw", pid=pid_of(pc_a), knack=drinkin.pk, extra_chip="on",
-        discards=[c.text for c in mine[:3]],
-    )  # fmt: skip
+        player_a, "draw", pid=pid_of(pc_a), extra_chip="on", discards=[c.text for c in mine[:3]]
+    )
     after = hand_of(table, pid_of(pc_a))
     assert len(after) == 8
     assert not set(mine[:3]) & set(after)
@@ -431,11 +444,11 @@ def test_it_refuses_a_knack_of_another_character(
 ) -> None:
     dealt(table, dealer, pc_a, pc_b)
     other = pc_b.knacks.first()
-    response = table.post(
-        player_a, "draw", htmx=True, pid=pid_of(pc_a), knack=other.pk,
-        discards=[hand_of(table, pid_of(pc_a))[0].text],
-    )  # fmt: skip
-    assert "Choose one of your own knacks." in response.content.decode()
+    response = table.post(player_a, "name-knack", htmx=True, pid=pid_of(pc_a), knack=other.pk)
+    assert "Choose one of the character&#x27;s own knacks." in response.content.decode()
+    response = table.post(dealer, "approve-knack", htmx=True, pid=pid_of(pc_a), knack=other.pk)
+    assert "Choose one of the character&#x27;s own knacks." in response.content.decode()
+    assert table.state().participant(pid_of(pc_a)).knack == ""
 
 
 def test_it_refuses_discard_and_draw_with_nothing_ticked_R13(

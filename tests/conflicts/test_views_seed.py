@@ -93,7 +93,9 @@ def test_it_plays_the_posse_ambush_black_jack_and_luke_against_a_five_card_stud_
     response = t.post(dealer, "draw", htmx=True, pid="stud", stand="1")
     assert "A stud hand has no choices to make." in response.content.decode()  # R12
     shootin = jack.knacks.get(name="Shootin'")
-    t.ok(player_a, "draw", pid=pj, knack=shootin.pk, discards=["9♦", "Q♦"])
+    t.ok(player_a, "name-knack", pid=pj, knack=shootin.pk)
+    t.ok(dealer, "approve-knack", pid=pj, knack=shootin.pk)  # R13: the Dealer decides
+    t.ok(player_a, "draw", pid=pj, discards=["9♦", "Q♦"])
     assert sorted(c.text for c in t.state().participant(pj).hand) == sorted(
         ["3♥", "3♣", "7♦", "7♣", "3♦", "K♠"]
     )

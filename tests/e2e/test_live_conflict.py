@@ -290,7 +290,13 @@ def test_it_plays_a_whole_conflict_live_on_three_screens_R10(
     expect(shared.locator(".badge--phase")).to_have_text("The Draw", timeout=LIVE)
     live.check("the deal")
 
-    # The Draw on each phone: Abe throws two cards with his Shootin', Bess stands pat.
+    # The Draw on each phone: Abe names his Shootin' and the Dealer approves it (R13), then
+    # Abe throws two cards; Bess stands pat.
+    live.press(sa, button(a, "Ask the Dealer", within=f"#hand-{pa}"))
+    expect(dealer.locator(f"#seat-{pa}")).to_contain_text("asks for", timeout=LIVE)
+    live.press(sd, button(dealer, "Approve", within=f"#seat-{pa}"))
+    expect(a.locator(f"#hand-{pa}")).to_contain_text("approved by the Dealer", timeout=LIVE)
+    live.check("knack approved")
     live.settle(sa)
     draw = a.locator(f"#hand-{pa} form.draw-form")
     draw.locator("label.pcard--pick").nth(0).click()

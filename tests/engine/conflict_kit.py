@@ -264,3 +264,15 @@ def revealed(state: ConflictState, lays: Mapping[str, str] | None = None) -> Out
 
 # Every bidder's chips, for CloseBids (R16): plenty, so no bid lapses unless a test says so.
 PURSES = dict.fromkeys((ZEKE, JACK, LUKE, BANG, POSSE, RIVAL), 99)
+
+
+def approved_knack(
+    state: ConflictState, pid: str, rating: int, name: str = "Shootin'"
+) -> ConflictState:
+    """R13: the Dealer approves a knack of ``rating`` for ``pid``'s Draw (as a test's Draw of
+    that many discards needs); a hand that has drawn already is left as it is."""
+    from conflicts.engine.conflict import ApproveKnack
+
+    if not rating or state.participant(pid).drew:
+        return state
+    return step(state, ApproveKnack(pid, name, rating)).state

@@ -64,6 +64,7 @@ from tests.engine.conflict_kit import (
     RIVAL,
     ZEKE,
     approved,
+    approved_knack,
     black_jack,
     cards,
     dealt,
@@ -375,7 +376,7 @@ def test_it_reshuffles_the_discards_into_a_new_deck_when_the_stock_runs_out_r10(
     shuffled; the log says so."""
     state, _ = _crowded_deal()
     zeke_hand = state.participant(ZEKE).hand
-    outcome = step(state, Draw(ZEKE, zeke_hand[:2], knack_rating=2), 4)
+    outcome = step(approved_knack(state, ZEKE, 2), Draw(ZEKE, zeke_hand[:2]), 4)
     assert any("discards shuffled into a new deck" in e for e in outcome.events)
     after = outcome.state
     assert len(after.participant(ZEKE).hand) == 12
@@ -401,8 +402,8 @@ def test_it_lets_a_player_discard_up_to_the_knack_rating_r13() -> None:
     """R13: up to the rating of one relevant knack."""
     state = _draw_table()
     hand = state.participant(ZEKE).hand
-    assert "at most 2" in refused(state, Draw(ZEKE, hand[:3], knack_rating=2))
-    outcome = step(state, Draw(ZEKE, hand[:2], knack_rating=2))
+    assert "at most 2" in refused(approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:3]))
+    outcome = step(approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:2]))
     assert outcome.chips == ()
     assert len(outcome.state.participant(ZEKE).hand) == len(hand)
 
@@ -414,7 +415,7 @@ def test_it_deals_all_replacements_at_once_from_the_top_r13() -> None:
     assert state.deck is not None
     hand = state.participant(ZEKE).hand
     top = state.deck.stock[:3]
-    after = step(state, Draw(ZEKE, hand[1:4], knack_rating=3)).state
+    after = step(approved_knack(state, ZEKE, 3), Draw(ZEKE, hand[1:4])).state
     p = after.participant(ZEKE)
     assert p.hand == (hand[0], *hand[4:], *top)
     assert p.discarded == hand[1:4]
@@ -428,7 +429,7 @@ def test_it_reproduces_black_jacks_draw_from_the_seed_r13() -> None:
     the 3♦ and K♠: a full house."""
     state = set_hands(_draw_table(), {JACK: "3H 3C 7D 7C 9D QD"})
     state = stack(state, "3D KS")
-    after = step(state, Draw(JACK, cards("9D QD"), knack_rating=2)).state
+    after = step(approved_knack(state, JACK, 2), Draw(JACK, cards("9D QD"))).state
     assert after.participant(JACK).hand == cards("3H 3C 7D 7C 3D KS")
     assert evaluate(after.participant(JACK).hand).category.value == "full_house"
 
@@ -437,13 +438,15 @@ def test_it_sells_one_more_discard_for_a_chip_charged_only_when_used_r13_r15() -
     """R13/R15: +1 with a chip; the chip is spent only if the extra discard is used."""
     state = _draw_table()
     hand = state.participant(ZEKE).hand
-    unused = step(state, Draw(ZEKE, hand[:2], knack_rating=2, extra_chip=True))
+    unused = step(approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:2], extra_chip=True))
     assert unused.chips == ()
     assert not unused.state.participant(ZEKE).extra_draw
-    used = step(state, Draw(ZEKE, hand[:3], knack_rating=2, extra_chip=True))
+    used = step(approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:3], extra_chip=True))
     assert used.chips == (ChipMove(ZEKE, -1, "extra_draw"),)
     assert used.state.participant(ZEKE).extra_draw
-    assert "at most 3" in refused(state, Draw(ZEKE, hand[:4], knack_rating=2, extra_chip=True))
+    assert "at most 3" in refused(
+        approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:4], extra_chip=True)
+    )
 
 
 def test_it_lets_a_player_without_a_knack_draw_one_for_a_chip_r13() -> None:
@@ -459,14 +462,14 @@ def test_it_lets_each_hand_draw_once_r13() -> None:
     """R13/R15: one Draw per hand (so the extra-draw chip is once per hand too)."""
     state = _draw_table()
     hand = state.participant(ZEKE).hand
-    after = step(state, Draw(ZEKE, hand[:3], knack_rating=2, extra_chip=True)).state
+    after = step(approved_knack(state, ZEKE, 2), Draw(ZEKE, hand[:3], extra_chip=True)).state
     again = after.participant(ZEKE).hand
-    assert "already drawn" in refused(after, Draw(ZEKE, again[:1], knack_rating=2))
-    assert "already drawn" in refused(after, Draw(ZEKE, (), knack_rating=2))
+    assert "already drawn" in refused(approved_knack(after, ZEKE, 2), Draw(ZEKE, again[:1]))
+    assert "already drawn" in refused(approved_knack(after, ZEKE, 2), Draw(ZEKE, ()))
     # Standing pat is a Draw of nothing.
     stood = step(state, Draw(ZEKE, ())).state
     assert stood.participant(ZEKE).drew
-    assert "already drawn" in refused(stood, Draw(ZEKE, hand[:1], knack_rating=1))
+    assert "already drawn" in refused(approved_knack(stood, ZEKE, 1), Draw(ZEKE, hand[:1]))
 
 
 def test_it_lets_a_player_discard_only_their_own_cards_r13() -> None:
@@ -475,15 +478,15 @@ def test_it_lets_a_player_discard_only_their_own_cards_r13() -> None:
     assert state.deck is not None
     jack_card = state.participant(JACK).hand[0]
     stock_card = state.deck.stock[0]
-    assert "own hand" in refused(state, Draw(ZEKE, (jack_card,), knack_rating=2))
-    assert "own hand" in refused(state, Draw(ZEKE, (stock_card,), knack_rating=2))
+    assert "own hand" in refused(approved_knack(state, ZEKE, 2), Draw(ZEKE, (jack_card,)))
+    assert "own hand" in refused(approved_knack(state, ZEKE, 2), Draw(ZEKE, (stock_card,)))
 
 
 def test_it_counts_a_repeated_discard_once_r13() -> None:
     """R13: naming a card twice discards it once (and counts once against the limit)."""
     state = _draw_table()
     card = state.participant(ZEKE).hand[0]
-    after = step(state, Draw(ZEKE, (card, card), knack_rating=1)).state
+    after = step(approved_knack(state, ZEKE, 1), Draw(ZEKE, (card, card))).state
     assert after.participant(ZEKE).discarded == (card,)
 
 
@@ -493,21 +496,21 @@ def test_it_adds_the_devil_rating_to_the_draw_on_the_road_to_hell_r13_r17() -> N
     state = dealt([broken, stud(5)], {ZEKE: (("guts", "hand"), False, 0)})
     hand = state.participant(ZEKE).hand
     assert len(hand) == 7
-    assert "at most 3" in refused(state, Draw(ZEKE, hand[:4], knack_rating=1))
-    step(state, Draw(ZEKE, hand[:3], knack_rating=1))
-    with_chip = step(state, Draw(ZEKE, hand[:4], knack_rating=1, extra_chip=True))
+    assert "at most 3" in refused(approved_knack(state, ZEKE, 1), Draw(ZEKE, hand[:4]))
+    step(approved_knack(state, ZEKE, 1), Draw(ZEKE, hand[:3]))
+    with_chip = step(approved_knack(state, ZEKE, 1), Draw(ZEKE, hand[:4], extra_chip=True))
     assert with_chip.chips == (ChipMove(ZEKE, -1, "extra_draw"),)
     # Not on the Road to Hell in a conflict that does not use the zero attribute.
     fine = dealt([broken, stud(5)], {ZEKE: (("hand", "eye"), False, 0)})
     fhand = fine.participant(ZEKE).hand
-    assert "at most 1" in refused(fine, Draw(ZEKE, fhand[:2], knack_rating=1))
+    assert "at most 1" in refused(approved_knack(fine, ZEKE, 1), Draw(ZEKE, fhand[:2]))
 
 
 def test_it_refuses_a_draw_to_a_stud_hand_r12_r13() -> None:
     """R12: a stud hand does not draw."""
     state = _draw_table()
     card = state.participant(POSSE).hand[0]
-    assert "stud hand" in refused(state, Draw(POSSE, (card,), knack_rating=1))
+    assert "stud hand" in refused(state, Draw(POSSE, (card,)))
 
 
 def test_it_redraws_a_dealer_card_for_a_chip_to_every_player_r12_r15() -> None:
@@ -532,9 +535,11 @@ def test_it_draws_an_important_npc_like_a_player_but_without_chips_r12() -> None
     """R12: an important NPC is dealt and drawn like a player; only players spend chips."""
     state = dealt([luke(), rival()])
     hand = state.participant(RIVAL).hand
-    after = step(state, Draw(RIVAL, hand[:2], knack_rating=2))
+    after = step(approved_knack(state, RIVAL, 2), Draw(RIVAL, hand[:2]))
     assert after.chips == ()
-    assert "Only players" in refused(state, Draw(RIVAL, hand[:3], knack_rating=2, extra_chip=True))
+    assert "Only players" in refused(
+        approved_knack(state, RIVAL, 2), Draw(RIVAL, hand[:3], extra_chip=True)
+    )
 
 
 # =============================================================================================
@@ -627,7 +632,7 @@ def test_it_refuses_a_folded_hand_every_later_choice_r19() -> None:
     state = dealt([black_jack(), luke(), stud(5)])
     state = step(state, Fold(LUKE)).state
     card = state.participant(LUKE).hand[:1] if state.participant(LUKE).hand else ()
-    assert "folded" in refused(state, Draw(LUKE, card, knack_rating=1))
+    assert "folded" in refused(approved_knack(state, LUKE, 1), Draw(LUKE, card))
     called = step(state, Call(now=True)).state
     assert called.participant(LUKE).lay is None
     refused(called, ChooseLay(LUKE, state.participant(LUKE).hand[:5]))
@@ -1319,7 +1324,7 @@ def test_it_never_deals_a_player_their_own_discards_back_while_other_cards_are_l
     state = replace(state, deck=Deck(stock=(), discards=state.deck.stock))
     check_conserved(state)
     hand = state.participant(zeke().pid).hand
-    outcome = step(state, Draw(zeke().pid, hand[:2], knack_rating=3), seed=3)
+    outcome = step(approved_knack(state, zeke().pid, 3), Draw(zeke().pid, hand[:2]), seed=3)
     check_conserved(outcome.state)
     new_hand = outcome.state.participant(zeke().pid).hand
     assert len(new_hand) == len(hand)

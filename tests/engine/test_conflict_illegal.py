@@ -13,6 +13,7 @@ import pytest
 from conflicts.engine.conflict import (
     Allocate,
     Approve,
+    ApproveKnack,
     AwardExtraCard,
     AwardRedraw,
     Call,
@@ -26,6 +27,7 @@ from conflicts.engine.conflict import (
     Fold,
     IllegalMove,
     Move,
+    NameKnack,
     OverrideDifficulty,
     Phase,
     PlaceBid,
@@ -44,6 +46,7 @@ from tests.engine.conflict_kit import (
     PURSES,
     RIVAL,
     approved,
+    approved_knack,
     black_jack,
     cards,
     dealt,
@@ -70,6 +73,8 @@ def _states() -> dict[Phase, ConflictState]:
         JACK: "3H 3C 3D 7D 7C KS", LUKE: "AS 2C 4D 6H 8D 9D", RIVAL: "5H 5C 5D 2S 9C 10C",
         POSSE: "9S 9H 4C JD JC",
     })  # fmt: skip
+    for pid in (JACK, LUKE, RIVAL):  # R13: the Dealer approved a knack of 2 for each
+        drawing = approved_knack(drawing, pid, 2)
     laying = step(drawing, Call(now=True)).state
     resolution = step(laying, Reveal()).state
     # Black Jack's full house wins; Luke's ace high is beaten by the rival's three fives (3 on
@@ -96,7 +101,9 @@ MOVES: list[tuple[Move, set[Phase]]] = [
     (SpendExtraCard(JACK), {Phase.SIZING}),
     (AwardExtraCard(POSSE), {Phase.SIZING}),
     (Deal("salt"), {Phase.SIZING}),
-    (Draw(JACK, JACK_HAND[:1], knack_rating=1), {Phase.DRAW}),
+    (Draw(JACK, JACK_HAND[:1]), {Phase.DRAW}),
+    (NameKnack(JACK, "Gamblin'", 2), {Phase.SIZING, Phase.DRAW}),
+    (ApproveKnack(JACK, "Gamblin'", 2), {Phase.SIZING, Phase.DRAW}),
     (AwardRedraw(POSSE, POSSE_HAND[0]), {Phase.DRAW}),
     (Fold(JACK), {Phase.SIZING, Phase.DRAW}),
     (DealerFold(), {Phase.SIZING, Phase.DRAW}),
@@ -186,14 +193,16 @@ BAD: list[tuple[str, Callable[[], tuple[ConflictState, Move]], str]] = [
     ("R15", lambda: (S, AwardExtraCard("nobody")), "not in this conflict"),
     ("R11", lambda: (new_conflict([black_jack(), stud(5)]), Deal("s")), "not set the Deal"),
     # R13 the Draw
-    ("R13", lambda: (D, Draw(JACK, JACK_HAND[:3], knack_rating=2)), "at most 2"),
-    ("R13", lambda: (D, Draw(JACK, JACK_HAND[:1], knack_rating=5)), "0 to 4"),
-    ("R13", lambda: (D, Draw(JACK, JACK_HAND[:1], knack_rating=-1)), "0 to 4"),
-    ("R13", lambda: (D, Draw(JACK, POSSE_HAND[:1], knack_rating=2)), "own hand"),
-    ("R12", lambda: (D, Draw(POSSE, POSSE_HAND[:1], knack_rating=2)), "stud hand"),
+    ("R13", lambda: (D, Draw(JACK, JACK_HAND[:3])), "at most 2"),
+    ("R13", lambda: (D, NameKnack(JACK, "Gamblin'", 5)), "1 to 4"),
+    ("R13", lambda: (D, ApproveKnack(JACK, "Gamblin'", 0)), "1 to 4"),
+    ("R13", lambda: (D, NameKnack(JACK, "  ", 2)), "Name the knack"),
+    ("R13", lambda: (D, Draw(JACK, POSSE_HAND[:1])), "own hand"),
+    ("R12", lambda: (D, Draw(POSSE, POSSE_HAND[:1])), "stud hand"),
+    ("R12", lambda: (D, ApproveKnack(POSSE, "Ridin'", 2)), "stud hand"),
     (
         "R15",
-        lambda: (D, Draw(RIVAL, cards("5H 5C 5D"), knack_rating=2, extra_chip=True)),
+        lambda: (D, Draw(RIVAL, cards("5H 5C 5D"), extra_chip=True)),
         "Only players",
     ),
     ("R15", lambda: (D, AwardRedraw(JACK, JACK_HAND[0])), "Dealer's own hands"),
@@ -240,7 +249,7 @@ def test_it_refuses_to_deal_or_draw_without_a_shuffle_r10() -> None:
     with pytest.raises(IllegalMove, match="shuffle"):
         apply(state, Deal("s"), None)
     with pytest.raises(IllegalMove, match="shuffle"):
-        apply(D, Draw(JACK, JACK_HAND[:1], knack_rating=1), None)
+        apply(D, Draw(JACK, JACK_HAND[:1]), None)
     with pytest.raises(IllegalMove, match="shuffle"):
         apply(D, AwardRedraw(POSSE, POSSE_HAND[0]), None)
 

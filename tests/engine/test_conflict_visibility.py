@@ -23,6 +23,7 @@ from conflicts.engine.cards import Card
 from conflicts.engine.conflict import (
     Allocate,
     Approve,
+    ApproveKnack,
     AwardExtraCard,
     AwardRedraw,
     Call,
@@ -143,7 +144,8 @@ def _phases_of_the_ambush() -> list[ConflictState]:
     })  # fmt: skip
     states = [sizing, state]
     state, outs = play(state, [
-        Draw(JACK, cards("9D QD"), knack_rating=2), Draw(LUKE, cards("2C"), knack_rating=1),
+        ApproveKnack(JACK, "Gamblin'", 2), ApproveKnack(LUKE, "Ridin'", 1),
+        Draw(JACK, cards("9D QD")), Draw(LUKE, cards("2C")),
         AwardRedraw(POSSE, cards("4C")[0]), Fold(BANG), Call(now=True),
     ])  # fmt: skip
     states += [o.state for o in outs]
@@ -280,7 +282,8 @@ def _candidates(state: ConflictState, r: random.Random, big: bool = False) -> li
         for p in own:
             hand = list(p.hand)
             k = r.randint(0, min(len(hand), 5 if big else 3))
-            out.append(Draw(p.pid, tuple(r.sample(hand, k)), r.randint(0, 4), r.random() < 0.5))
+            out.append(ApproveKnack(p.pid, "Shootin'", r.randint(1, 4)))
+            out.append(Draw(p.pid, tuple(r.sample(hand, k)), r.random() < 0.5))
         d = r.choice(dealers)
         if d.hand:
             out.append(AwardRedraw(d.pid, r.choice(d.hand)))
@@ -323,7 +326,8 @@ def _expected_chips(before: ConflictState, move: Move, after: ConflictState) -> 
         return {ChipMove(move.pid, -1, "extra_card")}
     if isinstance(move, Draw):
         me = before.participant(move.pid)
-        base = move.knack_rating + (me.devil_rating if me.last_stand else 0)
+        knack = me.knack_rating if me.knack_approved else 0  # R13: the approved knack
+        base = knack + (me.devil_rating if me.last_stand else 0)
         used = move.extra_chip and len(set(move.discards)) > base
         return {ChipMove(move.pid, -1, "extra_draw")} if used else set()
     if isinstance(move, CloseBids):

@@ -14,6 +14,7 @@ from conflicts.engine.conflict import (
     ATTRIBUTES,
     Allocate,
     Approve,
+    ApproveKnack,
     Call,
     ChipMove,
     ChooseLay,
@@ -26,6 +27,7 @@ from conflicts.engine.conflict import (
     Fold,
     IllegalMove,
     Move,
+    NameKnack,
     Phase,
     PlaceBid,
     Reveal,
@@ -245,7 +247,9 @@ def random_move(state: ConflictState, data: st.DataObject, held: dict[str, int])
     kinds: list[Move] = [
         Approve(pid, tuple(data.draw(st.permutations(ATTRIBUTES))[:2]), devil=0),  # type: ignore[arg-type]
         Deal("salt"),
-        Draw(pid, (), knack_rating=data.draw(st.integers(0, 4))),
+        Draw(pid, ()),
+        NameKnack(pid, "Shootin'", data.draw(st.integers(0, 5))),
+        ApproveKnack(pid, "Ridin'", data.draw(st.integers(0, 5))),
         Fold(data.draw(st.sampled_from(pcs))),
         Call(now=data.draw(st.booleans())),
         Reveal(),
@@ -366,3 +370,53 @@ def test_a_point_that_cannot_be_placed_is_said_in_the_log_r9_r19a() -> None:
     assert outcome.events[-1] == (
         "4 points of Difficulty could not be placed: nothing below 0 (Heart 0, Guts 1) (R9)."
     )
+
+
+# --- R13: the knack must be relevant, and the Dealer decides ------------------------------
+
+
+def test_a_named_knack_grants_nothing_until_the_dealer_approves_it_r13() -> None:
+    state = dealt([zeke(), stud(5)])
+    hand = state.participant("zeke").hand
+    named = step(state, NameKnack("zeke", "Trackin'", 3))
+    assert named.events == (
+        "Zeke Munroe names Trackin' (3) for the Draw: the Dealer decides (R13).",
+    )
+    message = refused(named.state, Draw("zeke", hand[:2]))
+    assert message == (
+        "You may discard at most 0 cards (knack 0; Trackin' waits for the Dealer's approval)."
+    )
+    approved = step(named.state, ApproveKnack("zeke", "Trackin'", 3))
+    assert approved.events == ("The Dealer approves Trackin' (3) for Zeke Munroe's Draw (R13).",)
+    assert step(approved.state, Draw("zeke", hand[:3])).state.participant("zeke").drew
+    assert "at most 3" in refused(approved.state, Draw("zeke", hand[:4]))
+
+
+def test_the_dealer_may_change_the_knack_named_r13() -> None:
+    state = dealt([zeke(), stud(5)])
+    state = step(state, NameKnack("zeke", "Shootin'", 2)).state
+    changed = step(state, ApproveKnack("zeke", "Drinkin'", 1))
+    assert changed.events == ("The Dealer changes Zeke Munroe's knack to Drinkin' (1) (R13).",)
+    hand = changed.state.participant("zeke").hand
+    assert "at most 1" in refused(changed.state, Draw("zeke", hand[:2]))
+
+
+def test_the_dealer_may_approve_a_knack_in_advance_r13() -> None:
+    """Approved at the sizing, before the player names one: the Draw has its limit at once,
+    and naming that same knack keeps the approval."""
+    state = new_conflict([zeke(), stud(5)])
+    state = step(state, ApproveKnack("zeke", "Shootin'", 2)).state
+    state = step(state, Approve("zeke", ("hand", "eye"))).state
+    state = step(state, Deal("salt")).state
+    assert step(state, NameKnack("zeke", "Shootin'", 2)).state.participant("zeke").knack_approved
+    renamed = step(state, NameKnack("zeke", "Drinkin'", 3)).state
+    assert not renamed.participant("zeke").knack_approved  # another knack: the Dealer decides
+    hand = state.participant("zeke").hand
+    assert step(state, Draw("zeke", hand[:2])).state.participant("zeke").drew
+
+
+def test_a_knack_cannot_be_named_or_approved_after_drawing_r13() -> None:
+    state = dealt([zeke(), stud(5)])
+    state = step(state, Draw("zeke", ())).state
+    assert "already drawn" in refused(state, NameKnack("zeke", "Shootin'", 2))
+    assert "already drawn" in refused(state, ApproveKnack("zeke", "Shootin'", 2))

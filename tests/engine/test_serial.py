@@ -45,7 +45,8 @@ def test_it_round_trips_a_whole_conflict_R10() -> None:
     for move in moves:
         state = _roundtrip(c.apply(state, move, rng).state)
     jack = state.participant("c1")
-    state = _roundtrip(c.apply(state, c.Draw("c1", jack.hand[:2], knack_rating=4), rng).state)
+    state = _roundtrip(c.apply(state, c.ApproveKnack("c1", "Gamblin'", 4), rng).state)
+    state = _roundtrip(c.apply(state, c.Draw("c1", jack.hand[:2]), rng).state)
     for move in (c.Call(now=True), c.Reveal()):
         state = _roundtrip(c.apply(state, move, rng).state)
     for owed in state.owed:
