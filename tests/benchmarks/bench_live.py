@@ -974,7 +974,8 @@ def run_shape(shape: str) -> int:
                              result["streams"])  # fmt: skip
         if result["stream_errors"]:
             print(f"  stream errors: {result['stream_errors']}")
-            servers.show_errors()
+        if result["stream_errors"] or any(result[k].errors for k in result if k[0] in "LA+"):
+            servers.show_errors()  # what the servers logged about the failures
         for pid, rss, hwm in servers.memory():
             print(f"  server pid {pid}: VmRSS {rss / 1024:.0f} MiB (peak {hwm / 1024:.0f} MiB)")
         full = plan.tables >= 200
