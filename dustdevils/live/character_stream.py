@@ -12,12 +12,13 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
-from characters.selectors import character_for
+from characters.selectors import character_for, may_see_all
 from dustdevils.live import broadcast as live
 from dustdevils.live.sse import (
     PING,
@@ -32,10 +33,14 @@ from dustdevils.live.sse import (
 
 
 def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:
-    """Http404 unless the user sits at the campaign and the character is in it. In the
-    request's own thread, which then lets go of its connection."""
+    """Http404 unless the user sits at the campaign and the character is in it; 403 for a
+    sheet whose changes the member may not follow (a player and an NPC: as its chips page).
+    In the request's own thread, which then lets go of its connection."""
     try:
-        character_for(membership_for(user, slug), character_id)  # type: ignore[arg-type]
+        membership = membership_for(user, slug)  # type: ignore[arg-type]
+        character = character_for(membership, character_id)
+        if not may_see_all(character, membership):
+            raise PermissionDenied("Only the Dealer follows a non-player character's sheet.")
     finally:
         let_go_sync()
 

@@ -495,3 +495,15 @@ def test_it_ends_the_stream_of_someone_removed_from_the_campaign_R10(
     with override_settings(BROADCASTER="inprocess"):
         events = asyncio.run(scenario())
     assert [e.event for e in events] == ["snapshot"]
+
+
+def test_it_refuses_a_player_the_stream_of_an_npcs_sheet(
+    client: Client, npc: Any, player_a: User, outsider: User
+) -> None:
+    """Issue 19: a player may not follow an NPC's sheet live (403, as its chips page); an
+    outsider is not told it exists (404)."""
+    url = f"/c/{npc.campaign.slug}/characters/{npc.pk}/stream/"
+    client.force_login(player_a)
+    assert client.get(url).status_code == 403
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
