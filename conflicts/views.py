@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
@@ -68,6 +69,7 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "conflicts/new.html", context)
 
 
+@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
 @login_required
 @require_GET
 def detail(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
@@ -97,6 +99,7 @@ def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespon
     return trigger_client_event(response, "conflict-moved", {"version": conflict.version})
 
 
+@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
 @login_required
 @require_GET
 def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
@@ -113,6 +116,7 @@ def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     return render(request, "conflicts/_own_hand.html#advisor", context)
 
 
+@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
 @login_required
 @require_POST
 def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> HttpResponse:

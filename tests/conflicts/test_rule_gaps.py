@@ -386,3 +386,17 @@ def test_a_point_lost_between_placing_and_finishing_is_said_R19a(
         f"{attribute.title()} could not be placed: {attribute.title()} is already 0 (R9)."
     )
     assert expected in lines(table)
+
+
+def test_pages_that_show_a_private_hand_are_never_cached(
+    table: Table, dealer: User, player_a: User, pc_a: Any, pc_b: Any
+) -> None:
+    """Issue 19 #4: a hand's page, its move answers and its advice say no-store."""
+    dealt(table, dealer, pc_a, pc_b)
+    client = table.as_user(player_a)
+    page = client.get(table.url)
+    form = {"version": table.version, "pid": pid_of(pc_a), "stand": "1"}
+    answer = client.post(table.move_url("draw"), form, headers={"HX-Request": "true"})
+    for response in (page, answer):
+        assert "no-store" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"]
