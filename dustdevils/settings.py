@@ -240,6 +240,17 @@ if not SECRET_KEY:
             "python -c 'import secrets; print(secrets.token_urlsafe(64))')."
         )
     SECRET_KEY = _machine_secret_key(DATA_DIR / ".secret_key")
+elif PRODUCTION and (
+    # Django's own measure of a weak key (check security.W009), made a refusal to start: a
+    # warning in a deploy log is easy to miss, a forged session is not.
+    len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak for DJANGO_ENV=production: use 50+ random characters, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(64))'."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 if PRODUCTION and not os.environ.get("ALLOWED_HOSTS", "").strip():

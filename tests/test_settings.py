@@ -254,6 +254,18 @@ def test_it_refuses_production_without(tmp_path: Path, missing: str) -> None:
     assert missing in proc.stderr
 
 
+@pytest.mark.parametrize(
+    "weak",
+    ["short-but-random-9f8e7d", "a" * 64, "django-insecure-" + secrets.token_urlsafe(64)],
+    ids=["short", "few characters", "django-insecure"],
+)
+def test_it_refuses_a_weak_secret_key_in_production(tmp_path: Path, weak: str) -> None:
+    """Issue 19 #5: not only Django's W009 warning — production does not start."""
+    proc = run_django("import django; django.setup()", tmp_path, **production_env(SECRET_KEY=weak))
+    assert proc.returncode != 0
+    assert "SECRET_KEY is too weak" in proc.stderr
+
+
 def test_it_refuses_debug_in_production(tmp_path: Path) -> None:
     proc = run_django("import django; django.setup()", tmp_path, **production_env(DEBUG="1"))
     assert proc.returncode != 0
