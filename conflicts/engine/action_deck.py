@@ -63,7 +63,6 @@ Run as a program (``python -m conflicts.engine.action_deck``) it reads one JSON 
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import sys
@@ -86,6 +85,7 @@ from .cards import (
 )
 from .conflict import IllegalMove
 from .dice import DiceSpec, Opposed, check_tn, dice_spec, roll
+from .jsonlines import serve
 
 __all__ = [
     "DEALER",
@@ -1384,30 +1384,8 @@ def _line_result(line: str) -> dict[str, Any]:
 
 
 def main(stdin: BinaryIO | TextIO | None = None, stdout: BinaryIO | TextIO | None = None) -> int:
-    """Read one JSON object per line and write one per line; a bad line answers
-    ``{"error": "..."}`` and the next lines still work."""
-    source: BinaryIO | TextIO = stdin or sys.stdin.buffer
-    sink: BinaryIO | TextIO = stdout or sys.stdout.buffer
-    try:
-        for number, raw in enumerate(source, start=1):
-            line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
-            if not line.strip():
-                continue
-            try:
-                result = _line_result(line)
-            except Exception as error:  # noqa: BLE001 — the contract is: never a traceback
-                result = {"error": f"could not read this line: {error}"}
-            if "error" in result:
-                result["line"] = number
-            text = json.dumps(result, ensure_ascii=False) + "\n"
-            if isinstance(sink, io.TextIOBase):
-                sink.write(text)
-            else:
-                sink.write(text.encode("utf-8"))  # type: ignore[arg-type]
-            sink.flush()
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
-    return 0
+    """The command line: one line in, one JSON object out (``jsonlines.serve``)."""
+    return serve(_line_result, "could not read this line", stdin, stdout)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,6 @@ one JSON object per line.
 
 from __future__ import annotations
 
-import io
-import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
@@ -27,6 +25,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, BinaryIO, NamedTuple, TextIO
 
 from .cards import BLACK_JOKER, RED, RED_JOKER, Card, CardParseError, Suit, parse_cards
+from .jsonlines import serve
 
 __all__ = [
     "Category",
@@ -771,33 +770,8 @@ def _line_result(line: str) -> dict[str, Any]:
 
 
 def main(stdin: BinaryIO | TextIO | None = None, stdout: BinaryIO | TextIO | None = None) -> int:
-    """Read hands, one per line, and write one JSON object per line.
-
-    Works on bytes so that a line that is not UTF-8 becomes an error line rather than a
-    traceback, and the output is always UTF-8 whatever the terminal's encoding.
-    """
-    source: BinaryIO | TextIO = stdin or sys.stdin.buffer
-    sink: BinaryIO | TextIO = stdout or sys.stdout.buffer
-    try:
-        for number, raw in enumerate(source, start=1):
-            line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
-            if not line.strip():
-                continue
-            try:
-                result = _line_result(line)
-            except Exception as error:  # noqa: BLE001 — the contract is: never a traceback
-                result = {"error": f"could not evaluate this hand: {error}"}
-            if "error" in result:
-                result["line"] = number
-            text = json.dumps(result, ensure_ascii=False) + "\n"
-            if isinstance(sink, io.TextIOBase):
-                sink.write(text)
-            else:
-                sink.write(text.encode("utf-8"))  # type: ignore[arg-type]
-            sink.flush()
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
-    return 0
+    """The command line: one line in, one JSON object out (``jsonlines.serve``)."""
+    return serve(_line_result, "could not evaluate this hand", stdin, stdout)
 
 
 if __name__ == "__main__":
