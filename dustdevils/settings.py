@@ -291,8 +291,6 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Last of the real ones, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
-    # Keeps the whole chain in one thread under ASGI (see its docstring; measured in issue 5).
-    "dustdevils.middleware.OneThreadForTheChain",
 ]
 
 ROOT_URLCONF = "dustdevils.urls"
@@ -412,8 +410,7 @@ LOGOUT_REDIRECT_URL = "home"
 # ``request=HttpRequest()``; ``force_login`` skips the backends and is unaffected).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, its user read made once per process (dustdevils/rows.py).
-    "dustdevils.accounts.backends.ModelBackendReadOnce",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 # Failed logins: 5 tries per username from one address, then 15 minutes' cool-off. Locking by
 # the pair (not the username alone) keeps a stranger from locking a player out of their table.
@@ -467,8 +464,6 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-# Django's database sessions, the read of every request made once per process (dustdevils/rows.py).
-SESSION_ENGINE = "dustdevils.sessions"
 # The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
 CSRF_COOKIE_HTTPONLY = True
 

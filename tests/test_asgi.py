@@ -1,4 +1,4 @@
-"""The ASGI entry point: request threads are reused, one request at a time on each."""
+"""The ASGI entry point: Django's stock handler serves sync and async views."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import threading
 import traceback
 
 import pytest
+from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
-from dustdevils.asgi import ReusedThreadsASGIHandler
+from dustdevils.asgi import application
 
 seen: list[threading.Thread] = []  # the threads themselves (an ident can be reused)
 
@@ -32,7 +33,7 @@ called_back: list[bool] = []
 urlpatterns = [path("where/", where_am_i), path("where-async/", where_async)]
 
 
-async def _get(handler: ReusedThreadsASGIHandler, url: str) -> int:
+async def _get(handler: ASGIHandler, url: str) -> int:
     """One GET through the handler; the response's status."""
     sent: list[dict[str, object]] = []
     received = asyncio.Event()
@@ -58,47 +59,12 @@ async def _get(handler: ReusedThreadsASGIHandler, url: str) -> int:
 
 
 @pytest.mark.urls("tests.test_asgi")
-def test_the_next_request_runs_on_the_thread_the_last_one_used() -> None:
+@pytest.mark.django_db
+def test_the_entry_point_is_djangos_stock_handler_serving_sync_and_async_views() -> None:
+    """Issue 16: no hand-written handler; a page (sync) and a stream-like view (async) both
+    answer through it."""
+    assert type(application) is ASGIHandler
     seen.clear()
-    handler = ReusedThreadsASGIHandler()
-
-    async def three_in_a_row() -> list[int]:
-        return [await _get(handler, "/where/") for _ in range(3)]
-
-    assert asyncio.run(three_in_a_row()) == [200, 200, 200]
-    assert len(seen) == 3
-    assert len(set(seen)) == 1  # Django's own handler: three threads
-    assert seen[0] is not threading.current_thread()  # not the event loop's thread
-
-
-@pytest.mark.urls("tests.test_asgi")
-def test_requests_at_the_same_time_each_have_their_own_thread() -> None:
-    seen.clear()
-    handler = ReusedThreadsASGIHandler()
-
-    async def together() -> list[int]:
-        return list(await asyncio.gather(*(_get(handler, "/where/") for _ in range(4))))
-
-    assert asyncio.run(together()) == [200] * 4
-    assert len(set(seen)) == 4
-    assert len(handler._idle) == 4  # kept for the next ones
-
-
-@pytest.mark.urls("tests.test_asgi")
-def test_a_sync_view_runs_with_the_whole_chain_in_one_thread_and_an_async_one_in_the_loop() -> None:
-    """Sync views (every page and move) get the middleware in sync mode, start to end in the
-    request's thread: no call back from the event loop. Async views (the live streams) still
-    run in the loop, through Django's async chain."""
-    seen.clear()
-    called_back.clear()
-    handler = ReusedThreadsASGIHandler()
-
-    async def both() -> tuple[list[int], threading.Thread]:
-        statuses = [await _get(handler, "/where/"), await _get(handler, "/where-async/")]
-        return statuses, threading.current_thread()
-
-    statuses, loop_thread = asyncio.run(both())
-    assert statuses == [200, 200]
-    assert called_back == [False]
-    assert seen[0] is not loop_thread
-    assert seen[1] is loop_thread
+    assert asyncio.run(_get(application, "/where/")) == 200
+    assert asyncio.run(_get(application, "/where-async/")) == 200
+    assert len(seen) == 2

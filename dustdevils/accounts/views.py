@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from dustdevils.accounts.backends import BACKEND
 from dustdevils.accounts.forms import SignupForm
 from dustdevils.types import HtmxHttpRequest
 
@@ -35,7 +34,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend=BACKEND)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
 
