@@ -8,7 +8,7 @@ whole numbers); the engine checks the rules and says no in plain words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -20,7 +20,7 @@ from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from characters.selectors import in_play as characters_in_play
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import FULL_DECK, Card, CardParseError, parse_card
-from conflicts.models import Conflict, Seat
+from conflicts.models import Seat
 from conflicts.services import DEALER_MOVES, ConflictError, HandSpec
 
 ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in ATTRIBUTES]
@@ -186,8 +186,8 @@ class AdviceForm(forms.Form):
     knack = forms.CharField(required=False)
     extra_chip = forms.BooleanField(required=False)
 
-    def limit(self, conflict: Conflict) -> int:
-        seat = conflict.seats.filter(pid=self.cleaned_data["pid"]).first()
+    def limit(self, seats: Iterable[Seat]) -> int:
+        seat = next((s for s in seats if s.pid == self.cleaned_data["pid"]), None)
         try:
             rating = knack_rating(seat, self.cleaned_data["knack"])
         except ConflictError:

@@ -13,15 +13,9 @@ shown anything that was not already in their own context.
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-import os
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
@@ -29,56 +23,21 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 
+from dustdevils.memo import bounded
+
 if TYPE_CHECKING:
     from conflicts.selectors import CardView
 
-KEEP = 4096  # pieces remembered per process (a few KiB each at most)
 
-# Idempotency keys: a keyed hash of (process, counter) under a secret drawn once per process —
-# as unguessable as ``secrets.token_hex(12)`` (a key someone else could guess could be claimed
-# first, and the real move then taken for a double click), but without a system call per form:
-# a busy table prints hundreds of keys a second, and ``os.urandom`` for each was 8 % of the
-# server's CPU (py-spy, ``make bench BENCH=live``). The pid keeps forked children apart.
-_KEY_SECRET = os.urandom(32)
-_key_numbers = itertools.count()  # next() is atomic under the GIL
-
-
-def fresh_key() -> str:
-    """A new idempotency key for one form: 24 hex digits, never the same twice."""
-    message = f"{os.getpid()}:{next(_key_numbers)}".encode()
-    return hashlib.blake2b(message, key=_KEY_SECRET, digest_size=12).hexdigest()
-
-
-_lock = threading.Lock()
-_memo: OrderedDict[Hashable, SafeString] = OrderedDict()
-
-
-def _remembered(key: Hashable, template: str, context: dict[str, Any]) -> SafeString:
-    """``template`` rendered with exactly ``context``, or what that key already gave."""
-    with _lock:
-        html = _memo.get(key)
-        if html is not None:
-            _memo.move_to_end(key)
-            return html
-    html = mark_safe(render_to_string(template, context))
-    with _lock:
-        _memo[key] = html
-        while len(_memo) > KEEP:
-            _memo.popitem(last=False)
-    return html
+@bounded(4096)  # a few KiB each at most
+def _piece(template: str, context: tuple[tuple[str, Hashable], ...]) -> SafeString:
+    return mark_safe(render_to_string(template, dict(context)))
 
 
 def shared(template: str, **context: Hashable) -> SafeString:
     """``template`` rendered with exactly ``context`` (hashable values: frozen dataclasses,
     tuples, strings, numbers), remembered by the whole of it."""
-    return _remembered((template, tuple(sorted(context.items()))), template, dict(context))
-
-
-def forget() -> None:
-    """Drop every remembered piece (tests)."""
-    with _lock:
-        _memo.clear()
-    _timeline_line.cache_clear()
+    return _piece(template, tuple(sorted(context.items())))
 
 
 # --- The timeline ------------------------------------------------------------------------------
@@ -101,7 +60,7 @@ def timeline_html(events: Sequence[Any]) -> SafeString:
     return shared("conflicts/_timeline.html", lines=mark_safe(lines))  # each line escaped
 
 
-@lru_cache(maxsize=16384)
+@bounded(16384)
 def _timeline_line(item: TimelineItem) -> str:
     when = localtime(item.created_at)
     return format_html(
@@ -157,66 +116,3 @@ def _roster_line(row: Any) -> RosterLine:
     values = {name: getattr(row, name) for name in _ROSTER_FIELDS}
     values["lay"] = tuple(values["lay"])
     return RosterLine(**values)
-
-
-# --- A player's own hand -----------------------------------------------------------------------
-
-# Stand-ins for what differs with every render even when the hand does not: the table's version
-# (in every form), each form's fresh idempotency key, and the viewer's CSRF token.
-_VERSION = "ddVERSIONdd"
-_KEY = "ddFRESHKEYdd"
-_CSRF = "ddCSRFTOKENdd"
-
-
-@dataclass(frozen=True)
-class _Ref:
-    """What the piece's URLs need of the campaign and the conflict."""
-
-    slug: str = ""
-    pk: int = 0
-
-
-def own_hand_html(hand: Any, context: Any) -> SafeString:
-    """One of the viewer's own hands (``selectors.HandRow``: only what ``conflict_view`` gave
-    this viewer), see ``row_piece``."""
-    return row_piece("conflicts/_own_hand.html", "hand", hand, context)
-
-
-def seat_html(hand: Any, context: Any) -> SafeString:
-    """One hand on the Dealer's console (the row as the Dealer sees it), see ``row_piece``."""
-    return row_piece("conflicts/_seat.html", "h", hand, context)
-
-
-def row_piece(template: str, name: str, hand: Any, context: Any) -> SafeString:
-    """``template`` for one hand row, remembered by the whole row — its ``repr`` covers every
-    field, nested rows and cards included — with the traits (the one thing read from the
-    character), the phase and the table: a move elsewhere at the table does not render it
-    again. The row holds what this viewer may see of that hand, so a piece is only ever used
-    again for a screen whose row is the very same (R10)."""
-    character = hand.character
-    traits = tuple(character.traits) if character is not None else ()
-    csrf = context.get("csrf_token")
-    campaign, conflict = context["campaign"], context["conflict"]
-    key = (
-        template, repr(hand), traits, context.get("state_phase"), context.get("revealed"),
-        campaign.slug, conflict.pk, bool(csrf),
-    )  # fmt: skip
-    html = _remembered(
-        key,
-        template,
-        {
-            name: hand,
-            "state_phase": context.get("state_phase"),
-            "revealed": context.get("revealed"),
-            "campaign": _Ref(slug=campaign.slug),
-            "conflict": _Ref(pk=conflict.pk),
-            "version": _VERSION,
-            "fresh_key": _KEY,
-            "csrf_token": _CSRF if csrf else "",
-        },
-    )
-    out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
-    parts = out.split(_KEY)
-    if len(parts) > 1:  # a fresh key for each form, as FreshKey would print it
-        out = "".join(p + fresh_key() for p in parts[:-1]) + parts[-1]
-    return mark_safe(out)  # rendered (escaped) by the template; the stand-ins are plain words

@@ -9,23 +9,17 @@ meter and the discard advisor are computed from the viewer's own cards alone.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
@@ -35,16 +29,12 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, commitment, format_cards
 from conflicts.engine.hands import HandValue, evaluate, lay_choices
 from conflicts.engine.odds import discard_advice, win_probability
-from conflicts.engine.serial import state_from_data
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
-from conflicts.services import (
-    controlled_pids_among,
-    read_conflict_row,
-    read_seats_for_screens,
-    with_seats_stamp,
-)
-from conflicts.timelines import Lines, entries, lines_from_json, timelines
+from conflicts.reads import TableRead
+from conflicts.services import controlled_pids_among
+from dustdevils.idempotency import FreshKey
+from dustdevils.memo import bounded
 
 Phase = engine.Phase
 ODDS_DEALS = 3_000
@@ -78,14 +68,6 @@ def display_name(user: User | None) -> str:
 
 def conflicts_of(campaign: Campaign) -> QuerySet[Conflict]:
     return campaign.conflicts.select_related("session").order_by("-created_at")
-
-
-class FreshKey:
-    """Renders as a new idempotency key each time a template prints it: one key per form, so
-    a double click repeats its own key and never another form's."""
-
-    def __str__(self) -> str:
-        return fragments.fresh_key()
 
 
 # --- What the context holds ----------------------------------------------------------------------
@@ -208,92 +190,6 @@ class HandRow:
     restore_options: list[AttributeRow] = field(default_factory=list)
 
 
-# --- What a screen reads from the database ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableData:
-    """Everything the conflict screens read from the database, loaded at once in a fixed number
-    of queries (however many hands). Holds every hand's cards in ``conflict.state``: it never
-    reaches a template itself — ``conflict_view`` turns it into ONE viewer's context (R10).
-
-    The live streams load it once per table and version in each process and share it among
-    that table's screens (``conflicts.streams``), so eight screens cost one read, not eight."""
-
-    conflict: Conflict
-    seats: list[Seat]
-    events: Lines
-    continued_by: list[Conflict]
-    roles: dict[int, str]  # user id -> Membership.Role of everyone in the campaign
-
-    @property
-    def version(self) -> int:
-        return int(self.conflict.version)
-
-    @cached_property
-    def state(self) -> engine.ConflictState:
-        """The engine's state, parsed once per read (frozen: every screen may share it)."""
-        return state_from_data(self.conflict.state)
-
-    @cached_property
-    def timeline_html(self) -> SafeString:
-        """The timeline, once per read: the same for every screen (public words only)."""
-        return fragments.timeline_html(self.events)
-
-
-def table_data(conflict: Conflict, *, roles: bool = False) -> TableData:
-    """Read the rest of ``conflict``'s screens: the seats (no query when this process has them
-    at their stamp, or a move just read them), the timeline lines not read yet and, with
-    ``roles``, the members (neither queried apart when the conflict was read with
-    ``services.read_conflict_row`` on PostgreSQL)."""
-    read_seats_for_screens(conflict)  # none if the move left them, or unchanged since (stamp)
-    seats = list(conflict.seats.all())
-    over = state_phase(conflict) in (Phase.DONE, Phase.FOLDED)
-    return TableData(
-        conflict=conflict,
-        seats=seats,
-        events=timeline(conflict),
-        continued_by=list(conflict.continued_by.all()) if over else [],
-        roles=_roles(conflict) if roles else {},
-    )
-
-
-def _roles(conflict: Conflict) -> dict[int, str]:
-    """User id -> role of everyone in the conflict's campaign: from the conflict's own query
-    when it was read by ``services.read_conflict_row`` (PostgreSQL), else in a query of its own."""
-    read: str | None = conflict.__dict__.get("roles_json")
-    if read is not None:
-        return {int(user_id): role for user_id, role in json.loads(read)}
-    # Every move's answer reads them (after its commit): SQL made once, not a query compiled
-    # each time (``Membership.objects.filter(campaign_id=...).values_list("user_id", "role")``).
-    with connection.cursor() as cursor:
-        cursor.execute(_roles_sql(), [conflict.campaign_id])
-        return dict(cursor.fetchall())
-
-
-@lru_cache(maxsize=1)
-def _roles_sql() -> str:
-    q = connection.ops.quote_name
-    return (
-        f"SELECT {q('user_id')}, {q('role')} FROM {q(Membership._meta.db_table)} "
-        f"WHERE {q('campaign_id')} = %s"
-    )
-
-
-def load_table(conflict_id: int) -> TableData | None:
-    """The conflict and everything its screens read, with the campaign's members (for a stream
-    to check its viewer is still one); None when the conflict is gone."""
-    if connection.vendor == "postgresql":  # one statement, its SQL made once (services)
-        conflict = read_conflict_row(conflict_id, campaign=True)
-        return None if conflict is None else table_data(conflict, roles=True)
-    found = list(
-        with_seats_stamp(Conflict.objects.select_related("campaign", "session"))
-        .filter(pk=conflict_id)
-        .order_by()[:1]  # by its key: no ORDER BY to compile at every read of a busy table
-    )
-    return table_data(found[0], roles=True) if found else None
-
-
 @dataclass(frozen=True)
 class ConflictLinks:
     """The conflict's own URLs, for the templates (reversed once per conflict, not once per
@@ -307,7 +203,7 @@ class ConflictLinks:
     rulings: str
 
 
-@lru_cache(maxsize=4096)  # the script prefix is the deployment's: the same for every request
+@bounded(4096)  # the script prefix is the deployment's: the same for every request
 def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
     def url(name: str) -> str:
         return reverse(f"conflicts:{name}", args=(slug, conflict_id))
@@ -326,20 +222,18 @@ def state_phase(conflict: Conflict) -> Phase:
 
 
 def conflict_view(
-    conflict: Conflict,
+    data: TableRead,
     membership: Membership,
     *,
     as_table: bool = False,
     advice_limit: int | None = None,
     advise: bool = False,
-    data: TableData | None = None,
 ) -> dict[str, Any]:
-    """Everything a screen shows this viewer. ``as_table``: the shared screen — public facts
-    only, whoever looks (even the Dealer). ``advise``: work out the discard advice now (for
-    ``advice_limit`` discards, or the best knack's). ``data``: the table as already read (a
-    live stream's shared read); otherwise it is read here. Makes no query with ``data``."""
-    if data is None:
-        data = table_data(conflict)
+    """Everything a screen shows this viewer, from the table as read (``reads.table_read``; a
+    live stream shares one read among its screens). ``as_table``: the shared screen — public
+    facts only, whoever looks (even the Dealer). ``advise``: work out the discard advice now
+    (for ``advice_limit`` discards, or the best knack's). Makes no query."""
+    conflict = data.conflict
     state = data.state
     dealer = membership.is_dealer and not as_table
     mine = set() if as_table else controlled_pids_among(data.seats, membership)
@@ -389,9 +283,9 @@ def conflict_view(
         "audit": _audit(state) if over and state.commitment else None,
         "recovery": _recovery(state, by_pid),
         "stakes_to": _stakes_to(state) if state.phase == Phase.DONE else [],
-        "events": data.events,
+        "events": data.timeline,
         # Shared pieces: the same HTML for every screen with the same facts (fragments.py).
-        "timeline_html": data.timeline_html,
+        "timeline_html": fragments.timeline_html(data.timeline),
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "links": conflict_links(conflict.campaign.slug, conflict.pk),
@@ -601,52 +495,27 @@ def _hand_key(conflict_id: int, p: engine.Participant, opposing: int) -> str:
 def _odds(conflict_id: int, p: engine.Participant, opposing: int, show: Any) -> Odds:
     """The odds meter, cached while the hand stays the same. Only this hand and its own
     discards go in — never another hand (R10)."""
-    key = _hand_key(conflict_id, p, opposing)
-    cached: tuple[int, int] | None = _recent_odds.get(key)
-    if cached is None:
-        cached = cache.get(key)
+    percent, deals = _estimate(_hand_key(conflict_id, p, opposing), p.hand, p.discarded, opposing)
+    return Odds(percent=percent, deals=deals, opposing=opposing)
+
+
+# Remembered in the process too: a live screen is rendered in the event loop at every move of
+# its table, and asking Redis there would make every screen of the process wait on the network
+# (and on a Redis outage's timeout). The key holds the hand's own cards: a value is only ever
+# that hand's (R10).
+@bounded(4096)
+def _estimate(
+    key: str, hand: tuple[Card, ...], known: tuple[Card, ...], opposing: int
+) -> tuple[int, int]:
+    cached: tuple[int, int] | None = cache.get(key)
     if cached is None:
         rng = random.Random(secrets.randbits(64))  # seeded from the OS
         estimate = win_probability(
-            p.hand, opposing_cards=opposing, deals=ODDS_DEALS, rng=rng, known=p.discarded
+            hand, opposing_cards=opposing, deals=ODDS_DEALS, rng=rng, known=known
         )
         cached = (estimate.percent, estimate.deals)
         cache.set(key, cached, CACHE_SECONDS)
-    _recent_odds.put(key, cached)
-    return Odds(percent=cached[0], deals=cached[1], opposing=opposing)
-
-
-class _Recent:
-    """A small per-process LRU in front of the shared cache: a live screen is rendered in the
-    event loop at every move of its table, and asking Redis there would make every screen of
-    the process wait on the network (and on a Redis outage's timeout). The key is the hand's
-    own cards (``_hand_key``): a value is only ever that hand's (R10)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, tuple[int, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> tuple[int, int] | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: tuple[int, int]) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-_recent_odds = _Recent(4096)
+    return (int(cached[0]), int(cached[1]))
 
 
 def _advice(
@@ -835,36 +704,6 @@ def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) ->
         Phase.FOLDED: "Folded: the conflict stays unresolved",
     }
     return {"text": waits[state.phase], "action": ""}
-
-
-def timeline(conflict: Conflict) -> Lines:
-    """The timeline's lines, in order: plain values (read at every move of a busy table, and
-    kept with the shared reads, so no model instances). Only the lines this process has not
-    read yet are read (``conflicts.timelines``): from the conflict's own query when it was
-    read by ``services.read_conflict_row`` (PostgreSQL), else in a query of their own."""
-    lines: Lines | None = conflict.__dict__.get("timeline_lines")  # a move's, as committed
-    if lines is not None:
-        return lines
-    # Inside a transaction the lines read may not be committed yet: used, not kept.
-    keep = not connection.in_atomic_block
-    read: str | None = conflict.__dict__.get("events_json")
-    if read is not None:
-        after = conflict.__dict__["events_after"]
-        lines = timelines.merge(conflict.pk, after, lines_from_json(read), keep=keep)
-        if lines is not None:
-            return lines
-    for after in (timelines.last_seq(conflict.pk), 0):  # 0: what was known is forgotten
-        rows = (
-            conflict.events.filter(seq__gt=after)
-            .order_by("seq")
-            .values_list(
-                "seq", "version", "text", "created_at", "actor__first_name", "actor__username"
-            )
-        )
-        lines = timelines.merge(conflict.pk, after, entries(rows), keep=keep)
-        if lines is not None:
-            return lines
-    raise AssertionError("a read of every line always merges")
 
 
 def events_at(conflict: Conflict, version: int) -> str:

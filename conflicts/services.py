@@ -9,38 +9,25 @@ the move, applies it with the engine, writes the chips to the ledger, saves the 
 from __future__ import annotations
 
 import random
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import (
     F,
-    OuterRef,
-    Prefetch,
-    QuerySet,
-    Subquery,
-    prefetch_related_objects,
 )
-from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce, Greatest
-from django.db.transaction import TransactionManagementError
-from django.utils import timezone
+from django.db.models.functions import Greatest
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
-from characters.models import AttributeChange, Character, Knack
+from characters.models import AttributeChange, Character
 from characters.rules import ATTRIBUTES
 from characters.services import CharacterError, characters_leave_play_now, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat
-from conflicts.timelines import TimelineEntry, lines_from_json, timelines
-from dustdevils.rows import ModelColumns, fetch_one
+from conflicts.reads import table_read
 
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
@@ -181,216 +168,6 @@ def conflict_create(
     return conflict
 
 
-def _seats_prefetch() -> Prefetch[Any]:
-    return Prefetch(
-        "seats",
-        queryset=Seat.objects.select_related("character__player").prefetch_related(
-            "character__knacks"
-        ),
-    )
-
-
-def with_seats_stamp(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
-    """On PostgreSQL, each conflict with ``seats_stamp``: the row versions (``xmin``) of its
-    seats, their characters, their players and their knacks, in one string. Any write to any
-    of those rows — a sheet saved, chips granted by ``.update()``, a knack added or removed,
-    the admin, a raw statement, an older app process during a rolling deploy — gives a new
-    stamp, so ``read_seats_for_screens`` can keep the seats it read per process and know for
-    certain when they are still current. Elsewhere (SQLite, the embedded default) no stamp:
-    the seats are read every time."""
-    if connection.vendor != "postgresql":
-        return conflicts
-    return conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))
-
-
-# --- The hot reads, on PostgreSQL, as plain SQL --------------------------------------------------
-# A busy table is read at every move: under its lock by the move, and by every other process for
-# its screens. The ORM compiled that query afresh each time (select_related, five sub-selects:
-# about 0.25 ms of a 0.6 ms read). Here the SQL is made once per process from the models'
-# own fields, and the rows become model instances as the ORM would make them (its converters
-# applied: the state's JSON is decoded by JSONField). tests/conflicts/test_table_reads.py
-# checks that both give the same.
-
-
-@dataclass(frozen=True)
-class _RowShape:
-    """The SQL of a read and how to turn its row into instances."""
-
-    sql: str
-    models: tuple[ModelColumns[Any], ...]  # the conflict, (its campaign,) its session
-    extras: tuple[str, ...]  # the annotations after the models' columns
-
-
-@lru_cache(maxsize=4)
-def _conflict_row(*, campaign: bool, locked: bool) -> _RowShape:
-    q = connection.ops.quote_name
-    table = q(Conflict._meta.db_table)
-    models: list[ModelColumns[Any]] = [ModelColumns.of(Conflict, table)]
-    joins = []
-    conflict = models[0]
-    if campaign:
-        models.append(ModelColumns.of(Campaign, q(Campaign._meta.db_table)))
-        joins.append(
-            f"INNER JOIN {models[-1].alias} ON {models[-1].col('id')} = {conflict.col('campaign')}"
-        )
-    models.append(ModelColumns.of(GameSession, q(GameSession._meta.db_table)))
-    joins.append(
-        f"LEFT OUTER JOIN {models[-1].alias} ON {models[-1].col('id')} = {conflict.col('session')}"
-    )
-    event = q(Event._meta.db_table)
-    extras = {
-        "seats_stamp": _seats_stamp_sql(),
-        "roles_json": _roles_json_sql(),
-        "events_json": _events_json_sql(),
-    }
-    if locked:
-        extras["last_seq"] = (
-            f"SELECT coalesce(max(e2.seq), 0) FROM {event} e2 WHERE e2.conflict_id = {table}.id"
-        )
-        extras["snapshot_version"] = f"SELECT v.version FROM {table} v WHERE v.id = {table}.id"
-    columns = [m.sql for m in models] + [f"({sql})" for sql in extras.values()]
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {table} {' '.join(joins)} "
-        f"WHERE {table}.id = %s AND {table}.campaign_id = coalesce(%s, {table}.campaign_id)"
-        + (f" FOR UPDATE OF {table}" if locked else "")
-    )
-    return _RowShape(sql, tuple(models), tuple(extras))
-
-
-def read_conflict_row(
-    conflict_id: int, *, campaign_id: int | None = None, campaign: bool, locked: bool = False
-) -> Conflict | None:
-    """PostgreSQL only: the conflict with its session (and its campaign when ``campaign``) and,
-    from the same statement, what its screens read besides: ``seats_stamp``, ``roles_json``
-    (the campaign's members and their roles) and ``events_json`` (the timeline lines after
-    ``events_after``, the last one this process has: events are only ever appended), both as
-    JSON text for ``selectors.table_data``; with ``locked``, its row locked, ``last_seq`` and
-    ``snapshot_version`` too. None when there is no such conflict (in that campaign)."""
-    if locked and not connection.in_atomic_block:  # as select_for_update() refuses it
-        raise TransactionManagementError("A locked read must be inside a transaction.")
-    shape = _conflict_row(campaign=campaign, locked=locked)
-    events_after = timelines.last_seq(conflict_id)
-    row = fetch_one(shape.sql, [events_after, conflict_id, campaign_id])
-    if row is None:
-        return None
-    instances: list[Any] = []
-    start = 0
-    for columns in shape.models:
-        instances.append(columns.instance(row, start))
-        start += len(columns.names)
-    conflict: Conflict = instances[0]
-    # As select_related leaves them: the related objects cached, the ids as read.
-    if campaign:
-        Conflict._meta.get_field("campaign").set_cached_value(conflict, instances[1])
-    Conflict._meta.get_field("session").set_cached_value(conflict, instances[-1])
-    conflict.__dict__.update(zip(shape.extras, row[start:], strict=True))
-    conflict.__dict__["events_after"] = events_after
-    return conflict
-
-
-@lru_cache(maxsize=1)
-def _roles_json_sql() -> str:
-    q = connection.ops.quote_name
-    membership, conflict = q(Membership._meta.db_table), q(Conflict._meta.db_table)
-    return (
-        "SELECT coalesce(json_agg(json_build_array(m.user_id, m.role))::text, '[]') "
-        f"FROM {membership} m WHERE m.campaign_id = {conflict}.campaign_id"
-    )
-
-
-@lru_cache(maxsize=1)
-def _events_json_sql() -> str:
-    """The lines as ``selectors.timeline`` makes them: the actor's first name, else their
-    username, else "" (no actor: the app itself)."""
-    q = connection.ops.quote_name
-    event, user, conflict = (
-        q(Event._meta.db_table), q(User._meta.db_table), q(Conflict._meta.db_table)
-    )  # fmt: skip
-    return (
-        "SELECT coalesce(json_agg(json_build_array(e.seq, e.version, e.text, e.created_at, "
-        "coalesce(nullif(u.first_name, ''), u.username, '')) ORDER BY e.seq)::text, '[]') "
-        f"FROM {event} e LEFT JOIN {user} u ON u.id = e.actor_id "
-        f"WHERE e.conflict_id = {conflict}.id AND e.seq > %s"
-    )
-
-
-@lru_cache(maxsize=1)
-def _seats_stamp_sql() -> str:
-    q = connection.ops.quote_name
-    seat, character, user, knack, conflict = (
-        q(Seat._meta.db_table), q(Character._meta.db_table), q(User._meta.db_table),
-        q(Knack._meta.db_table), q(Conflict._meta.db_table),
-    )  # fmt: skip
-    return (
-        "SELECT coalesce(string_agg(s.id::text || '.' || s.xmin::text || '.' "
-        "|| coalesce(c.xmin::text, '') || '.' || coalesce(u.xmin::text, '') || '.' || "
-        f"coalesce((SELECT string_agg(k.id::text || '.' || k.xmin::text, ',' ORDER BY k.id) "
-        f"FROM {knack} k WHERE k.character_id = c.id), ''), ';' ORDER BY s.id), '') "
-        f"FROM {seat} s LEFT JOIN {character} c ON c.id = s.character_id "
-        f"LEFT JOIN {user} u ON u.id = c.player_id WHERE s.conflict_id = {conflict}.id"
-    )
-
-
-class _SeatReads:
-    """The seats (with characters, players, knacks) this process last read per conflict,
-    under the stamp they were read at. A table's every move reads them twice (the move and
-    its answer, and every other process's live screens); they change rarely. The objects
-    are shared: nothing may change them (``_apply_results`` reads its own)."""
-
-    KEEP = 1024
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._reads: OrderedDict[int, tuple[str, list[Seat]]] = OrderedDict()
-
-    def get(self, conflict_id: int, stamp: str) -> list[Seat] | None:
-        with self._lock:
-            known = self._reads.get(conflict_id)
-            if known is None or known[0] != stamp:
-                return None
-            self._reads.move_to_end(conflict_id)
-            return known[1]
-
-    def put(self, conflict_id: int, stamp: str, seats: list[Seat]) -> None:
-        with self._lock:
-            self._reads[conflict_id] = (stamp, seats)
-            self._reads.move_to_end(conflict_id)
-            while len(self._reads) > self.KEEP:
-                self._reads.popitem(last=False)
-
-    def clear(self) -> None:
-        """Forget every read (tests: a flushed test database hands out ids again)."""
-        with self._lock:
-            self._reads.clear()
-
-
-seat_reads = _SeatReads()
-
-
-def read_seats_for_screens(conflict: Conflict) -> None:
-    """Make ``conflict.seats.all()`` the seats with what every screen shows of them: the
-    character, its player and its knacks. Read once per instance (a second call finds them
-    read); with a ``seats_stamp`` (``with_seats_stamp``) the ones this process read at that
-    stamp are used again without a query."""
-    if "seats" in getattr(conflict, "_prefetched_objects_cache", {}):
-        return
-    stamp: str | None = conflict.__dict__.get("seats_stamp")
-    seats = seat_reads.get(conflict.pk, stamp) if stamp else None
-    if seats is None:
-        prefetch_related_objects([conflict], _seats_prefetch())
-        if stamp:
-            seat_reads.put(conflict.pk, stamp, list(conflict.seats.all()))
-        return
-    # As prefetch_related_objects leaves them: the related manager's queryset, already read.
-    read = conflict.seats.all()
-    read._result_cache = list(seats)
-    read._prefetch_done = True  # type: ignore[attr-defined]
-    conflict._prefetched_objects_cache = {  # type: ignore[attr-defined]
-        **getattr(conflict, "_prefetched_objects_cache", {}),
-        "seats": read,
-    }
-
-
 def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
     """The hands this member plays: a player their own characters; the Dealer every NPC and
     stud hand."""
@@ -433,20 +210,20 @@ def conflict_move(
     repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
     the seats read here."""
     with transaction.atomic():
-        conflict = _locked(conflict_id, membership)
+        read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
+        if read is None:
+            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+        conflict = read.conflict
         if key and not _claim(conflict, key):
             return conflict  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
-        # Read as the screens read them (table_data): the answer to this move uses them
-        # again, unless the move changes a character (below).
-        read_seats_for_screens(conflict)
-        seats = {s.pid: s for s in conflict.seats.all()}
+        seats = {s.pid: s for s in read.seats}
         if callable(move):  # a form's move, made with the seats as they are now
             move = move(seats)
         _check_may(move, seats.values(), membership)
         move = _with_current_values(move, seats.values(), conflict.session)
-        state = state_from_data(conflict.state)
+        state = read.state
         try:
             outcome = engine.apply(state, move, rng or system_rng())
         except engine.IllegalMove as error:
@@ -469,20 +246,17 @@ def conflict_move(
         events = list(outcome.events)
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             events += _apply_results(outcome.state, seats, conflict)
-        if outcome.chips or outcome.state.phase == engine.Phase.DONE:
-            # Characters changed: the answer reads them again (inside this transaction, so
-            # not from, nor into, the process's seats read at the stamp).
-            conflict.refresh_from_db(fields=["seats"])
-            conflict.seats_stamp = None  # type: ignore[attr-defined]
         conflict.state = state_to_data(outcome.state)
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        _append_events(conflict, events, membership.user)
-        # The members as the locked read saw them, before the move: the answer (and this
-        # process's screens, which it is offered to) reads them again after the commit, so a
-        # seat given up meanwhile is not shown the table as it had it (R10).
-        conflict.__dict__.pop("roles_json", None)
+        Event.objects.bulk_create(
+            Event(
+                conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,
+                text=text,
+            )
+            for seq, text in enumerate(events, start=read.last_seq + 1)
+        )  # fmt: skip
         if conflict.session_id:
             GameSession.objects.filter(pk=conflict.session_id).update(
                 last_activity_at=conflict.last_move_at
@@ -491,97 +265,17 @@ def conflict_move(
     return conflict
 
 
-def _locked(conflict_id: int, membership: Membership) -> Conflict:
-    """The conflict, its row locked until the move commits, read as the screens read it
-    (``table_data``: the answer to the move uses it again) with the number of its last line.
-
-    On PostgreSQL one statement, unless it had to wait for the lock: PostgreSQL then returns
-    the row as the move that held the lock left it, but the sub-selects beside it (the last
-    line, the timeline, the seats' stamp, the members) as they were when the statement began
-    — ``snapshot_version`` tells, and they are read again, under the lock, in a second one.
-    SQLite has no row locks (one writer at a time): the ORM reads it, the rest apart."""
-
-    def read() -> Conflict | None:
-        if connection.vendor == "postgresql":
-            return read_conflict_row(
-                conflict_id, campaign_id=membership.campaign_id, campaign=False, locked=True
-            )
-        return (
-            Conflict.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .annotate(last_seq=_last_seq())
-            .filter(pk=conflict_id, campaign_id=membership.campaign_id)
-            .first()
-        )
-
-    conflict = read()
-    waited = (
-        conflict is not None
-        and "snapshot_version" in conflict.__dict__
-        and (conflict.__dict__["snapshot_version"] != conflict.version)
-    )
-    if waited:
-        conflict = read()  # a new statement sees every commit, under the lock held since
-    if conflict is None:
-        raise Conflict.DoesNotExist("No such conflict in this campaign.")
-    conflict.campaign = membership.campaign  # the same row, read with the membership
-    return conflict
-
-
-def _last_seq() -> Coalesce:
-    """The number of the conflict's last timeline line (read under its row lock: the next
-    move's lines go on from it)."""
-    last = Event.objects.filter(conflict=OuterRef("pk")).order_by("-seq").values("seq")[:1]
-    return Coalesce(Subquery(last), 0)
-
-
-def _append_events(conflict: Conflict, texts: Sequence[str], actor: User) -> None:
-    """The move's lines, numbered on from the last. The answer to the move gets the whole
-    timeline without reading it back, and once the lines are committed (not before: a
-    refused move rolls them back) this process keeps them (``conflicts.timelines``)."""
-    last: int = conflict.last_seq  # type: ignore[attr-defined]
-    events = Event.objects.bulk_create(
-        Event(conflict=conflict, seq=last + i, version=conflict.version, actor=actor, text=text)
-        for i, text in enumerate(texts, start=1)
-    )
-    written = tuple(
-        TimelineEntry(e.seq, e.version, e.text, e.created_at, actor.first_name or actor.username)
-        for e in events
-    )
-    # The lines before the move, as read under the lock (PostgreSQL): no longer the whole
-    # timeline once the move is made, so the answer must not take them for it.
-    read = conflict.__dict__.pop("events_json", None)
-    after: int = conflict.__dict__.get("events_after", last)
-    lines_read = lines_from_json(read) if read is not None else ()
-    before = timelines.merge(conflict.pk, after, lines_read, keep=False)
-    if before is not None and (before[-1].seq if before else 0) == last:
-        conflict.timeline_lines = before + written  # type: ignore[attr-defined]
-    # Otherwise (this process no longer knew the older lines) the answer reads them.
-    conflict_id = conflict.pk
-
-    def keep() -> None:
-        if read is not None:
-            timelines.merge(conflict_id, after, lines_read)
-        timelines.merge(conflict_id, last, written)
-
-    transaction.on_commit(keep)
-
-
 def _claim(conflict: Conflict, key: str) -> bool:
-    """Store the move's idempotency key, in one statement; False when it is already there (a
-    double click whose first submit committed). Inside the move's transaction: a move that is
-    then refused rolls the key back with everything else, so the same form can be sent again."""
-    q = connection.ops.quote_name
-    table, conflict_id, key_, created_at = (
-        q(MoveKey._meta.db_table), q("conflict_id"), q("key"), q("created_at")
-    )  # fmt: skip
-    with connection.cursor() as cursor:  # PostgreSQL and SQLite ≥ 3.35 both speak this
-        cursor.execute(
-            f"INSERT INTO {table} ({conflict_id}, {key_}, {created_at}) VALUES (%s, %s, %s) "
-            f"ON CONFLICT ({conflict_id}, {key_}) DO NOTHING RETURNING {q('id')}",
-            [conflict.pk, key[:64], timezone.now()],
-        )
-        return cursor.fetchone() is not None
+    """Store the move's idempotency key; False when it is already there (a double click whose
+    first submit committed). Under the conflict's row lock, so no other move of this conflict
+    claims a key in between (the unique constraint stands guard all the same). Inside the
+    move's transaction: a move that is then refused rolls the key back with everything else,
+    so the same form can be sent again."""
+    key = key[:64]
+    if MoveKey.objects.filter(conflict=conflict, key=key).exists():
+        return False
+    MoveKey.objects.create(conflict=conflict, key=key)
+    return True
 
 
 def _with_current_values(

@@ -24,7 +24,8 @@ from campaigns.models import Membership
 from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
 from conflicts.models import Conflict
-from conflicts.selectors import conflict_view, conflicts_of, events_at, table_data
+from conflicts.reads import TableRead, table_read
+from conflicts.selectors import conflict_view, conflicts_of, events_at
 from conflicts.services import (
     ConflictError,
     conflict_create,
@@ -74,16 +75,16 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def detail(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The Dealer's console or the player's view, whichever this viewer is."""
-    membership, conflict = _load(request, slug, conflict_id)
-    return _screen(request, conflict, membership, advise="advise" in request.GET)
+    membership, read = _load(request, slug, conflict_id)
+    return _screen(request, read, membership, advise="advise" in request.GET)
 
 
 @login_required
 @require_GET
 def table(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The shared screen: public facts only, whoever is looking (R10)."""
-    membership, conflict = _load(request, slug, conflict_id)
-    context = conflict_view(conflict, membership, as_table=True)
+    membership, read = _load(request, slug, conflict_id)
+    context = conflict_view(read, membership, as_table=True)
     return render(request, "conflicts/table.html" + ("#main" if request.htmx else ""), context)
 
 
@@ -92,7 +93,8 @@ def table(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse
 def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The live poll: 204 while the table stands still; otherwise the new version, and an
     htmx event that makes the page refresh its main panel. Never a card."""
-    _, conflict = _load(request, slug, conflict_id)
+    membership = _member(request, slug)
+    conflict = _conflict_of(membership, conflict_id)
     if request.GET.get("v") == str(conflict.version):
         return HttpResponse(status=204)
     response = JsonResponse({"version": conflict.version})
@@ -104,11 +106,12 @@ def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespon
 @require_GET
 def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The discard advisor for the knack (and chip) chosen in the draw form (R13)."""
-    membership, conflict = _load(request, slug, conflict_id)
+    membership, read = _load(request, slug, conflict_id)
     form = AdviceForm(request.GET)
     if not form.is_valid():
         raise Http404("No advice for that hand.")
-    context = conflict_view(conflict, membership, advice_limit=form.limit(conflict), advise=True)
+    limit = form.limit(read.seats)
+    context = conflict_view(read, membership, advice_limit=limit, advise=True)
     pid = form.cleaned_data["pid"]
     context["hand"] = next((h for h in context["my_hands"] if h.pid == pid and h.odds), None)
     if context["role"] != "player" or context["hand"] is None:
@@ -141,22 +144,21 @@ def _move(
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:  # a refusal shows the table as it is now
-        conflict = _conflict_of(membership, conflict_id)
-        return _after(request, conflict, membership, error=str(error))
-    # ``conflict_move`` returns the conflict as committed (with its campaign and session).
-    return _after(request, conflict, membership, moved=True)
+        return _after(request, conflict_id, membership, error=str(error))
+    return _after(request, conflict.pk, membership, moved=True)
 
 
 @login_required
 @require_POST
 def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """R20: a new conflict linked to this one, with a fresh deck."""
-    membership, conflict = _load(request, slug, conflict_id, dealer=True)
+    membership = _member(request, slug, dealer=True)
     try:
-        fresh = conflict_deal_again(conflict_id=conflict.pk, membership=membership)
+        fresh = conflict_deal_again(conflict_id=conflict_id, membership=membership)
+    except Conflict.DoesNotExist:
+        raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:
-        conflict.refresh_from_db()
-        return _after(request, conflict, membership, error=str(error))
+        return _after(request, conflict_id, membership, error=str(error))
     messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
     url = fresh.get_absolute_url()
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -173,11 +175,11 @@ def rulings(request: HtmxHttpRequest) -> HttpResponse:
 
 def _load(
     request: HtmxHttpRequest, slug: str, conflict_id: int, *, dealer: bool = False
-) -> tuple[Membership, Conflict]:
+) -> tuple[Membership, TableRead]:
     """The viewer's seat (404 for non-members, 403 for a player at a Dealer's move) and the
-    conflict, which must belong to that campaign."""
+    table of the conflict, which must belong to that campaign."""
     membership = _member(request, slug, dealer=dealer)
-    return membership, _conflict_of(membership, conflict_id)
+    return membership, _read(membership, conflict_id)
 
 
 def _member(request: HtmxHttpRequest, slug: str, *, dealer: bool = False) -> Membership:
@@ -186,17 +188,22 @@ def _member(request: HtmxHttpRequest, slug: str, *, dealer: bool = False) -> Mem
     return membership_for(request.user, slug)
 
 
+def _read(membership: Membership, conflict_id: int) -> TableRead:
+    read = table_read(conflict_id, campaign_id=membership.campaign_id)
+    if read is None:
+        raise Http404("No such conflict in this campaign.")
+    return read
+
+
 def _conflict_of(membership: Membership, conflict_id: int) -> Conflict:
     return get_object_or_404(
-        Conflict.objects.select_related("campaign", "session"),
-        pk=conflict_id,
-        campaign=membership.campaign,
+        Conflict.objects.select_related("campaign"), pk=conflict_id, campaign=membership.campaign
     )
 
 
 def _screen(
     request: HtmxHttpRequest,
-    conflict: Conflict,
+    read: TableRead,
     membership: Membership,
     *,
     notice: str = "",
@@ -205,31 +212,32 @@ def _screen(
     moved: bool = False,
 ) -> HttpResponse:
     """``moved``: the message is what the last move did, in the timeline's words."""
-    data = table_data(conflict)
-    context = conflict_view(conflict, membership, advise=advise, data=data)
+    context = conflict_view(read, membership, advise=advise)
     if moved:
-        notice = " ".join(e.text for e in data.events if e.version == conflict.version)
+        notice = " ".join(e.text for e in read.timeline if e.version == read.version)
     context.update(notice=notice, error=error)
     return render(request, "conflicts/detail.html" + ("#main" if request.htmx else ""), context)
 
 
 def _after(
     request: HtmxHttpRequest,
-    conflict: Conflict,
+    conflict_id: int,
     membership: Membership,
     *,
     notice: str = "",
     error: str = "",
     moved: bool = False,
 ) -> HttpResponse:
-    """htmx: the main panel of ``conflict`` (as it is now) with the message (``moved``: what
+    """htmx: the main panel of the conflict as it is now, with the message (``moved``: what
     the last move did); otherwise post/redirect/get."""
     if request.htmx:
-        response = _screen(request, conflict, membership, notice=notice, error=error, moved=moved)
+        read = _read(membership, conflict_id)
+        response = _screen(request, read, membership, notice=notice, error=error, moved=moved)
         # After your own move, show the panel's top: the message, then what comes next (a
         # refresh from the poll keeps the scroll where it is). reswap() types only the style.
         response["HX-Reswap"] = "outerHTML show:#conflict-main:top"
         return response
+    conflict = _conflict_of(membership, conflict_id)
     if moved:
         notice = events_at(conflict, conflict.version)
     if error:

@@ -178,16 +178,12 @@ def npc(campaign: Any) -> Any:
 def _forget_process_caches() -> Iterator[None]:
     """Each test starts with no remembered reads or shared pieces: a flushed test database
     gives out the same conflict ids again (a real database never does)."""
-    from conflicts import fragments, selectors, services, timelines
+    from dustdevils import memo
     from dustdevils.live import broadcast as live
 
     yield
-    services.seat_reads.clear()
-    timelines.timelines.clear()
-    fragments.forget()
+    memo.clear_all()
     live.forget()
-    selectors._recent_odds.clear()
-    selectors.conflict_links.cache_clear()
 
 
 def wait_for_servers_to_let_go(timeout: float = 10.0) -> None:

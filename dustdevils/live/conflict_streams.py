@@ -46,7 +46,8 @@ from django.views.decorators.http import require_GET
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from conflicts.models import Conflict
-from conflicts.selectors import TableData, conflict_view, load_table
+from conflicts.reads import TableRead, table_read
+from conflicts.selectors import conflict_view
 from dustdevils.live import broadcast as live
 from dustdevils.live.sse import (
     PING,
@@ -115,7 +116,7 @@ def _versions_sync(conflict_ids: list[int]) -> list[tuple[int, int]]:
 
 
 _versions = _db_work(_versions_sync)
-_load = _db_work(load_table)
+_load = _db_work(table_read)
 
 
 class SharedReads:
@@ -130,11 +131,11 @@ class SharedReads:
     (R10). One per event loop (its futures belong to that loop)."""
 
     def __init__(self, limit: int) -> None:
-        self._latest: dict[int, TableData] = {}
-        self._reading: dict[int, asyncio.Future[TableData | None]] = {}
+        self._latest: dict[int, TableRead] = {}
+        self._reading: dict[int, asyncio.Future[TableRead | None]] = {}
         self._gate = asyncio.Semaphore(limit)
 
-    async def at_least(self, conflict_id: int, version: int) -> TableData | None:
+    async def at_least(self, conflict_id: int, version: int) -> TableRead | None:
         """The table at ``version`` or newer (None when the conflict is gone). A version is
         announced only after its commit, so a read begun after the announcement sees it; one
         begun before may not, hence a second read — and never more, whatever was announced."""
@@ -154,10 +155,10 @@ class SharedReads:
             # That read began before ``version`` was committed: read again.
         raise AssertionError("unreachable")
 
-    async def _read(self, conflict_id: int) -> TableData | None:
+    async def _read(self, conflict_id: int) -> TableRead | None:
         try:
             async with self._gate:
-                data: TableData | None = await _load(conflict_id)
+                data: TableRead | None = await _load(conflict_id)
         finally:
             self._reading.pop(conflict_id, None)
         if data is None:
@@ -217,7 +218,7 @@ def ensure_safety_net() -> None:
         _nets[loop] = loop.create_task(_safety_net())
 
 
-def _panel(viewer: Viewer, data: TableData) -> str | None:
+def _panel(viewer: Viewer, data: TableRead) -> str | None:
     """This viewer's main panel from a shared read, or None when they are no longer in the
     campaign (or the conflict moved elsewhere). No query: safe inside the event loop."""
     conflict = data.conflict
@@ -226,10 +227,10 @@ def _panel(viewer: Viewer, data: TableData) -> str | None:
         return None
     membership = Membership(campaign=conflict.campaign, user_id=viewer.user_id, role=role)
     if viewer.as_table:
-        context = conflict_view(conflict, membership, as_table=True, data=data)
+        context = conflict_view(data, membership, as_table=True)
         template = "conflicts/table.html#main"
     else:
-        context = conflict_view(conflict, membership, data=data)
+        context = conflict_view(data, membership)
         context.update(notice="", error="")
         template = "conflicts/detail.html#main"
     context["csrf_token"] = viewer.csrf_token
@@ -239,7 +240,7 @@ def _panel(viewer: Viewer, data: TableData) -> str | None:
 _panel_in_thread = sync_to_async(_panel, thread_sensitive=False)
 
 
-async def render_panel(viewer: Viewer, data: TableData) -> str | None:
+async def render_panel(viewer: Viewer, data: TableRead) -> str | None:
     """``_panel`` in the event loop (it is CPU work; a thread would only add a hop), or in a
     worker thread if something in the screen still wanted the database."""
     try:
@@ -257,7 +258,7 @@ def _render_sync(viewer: Viewer) -> tuple[int, str]:
 
     user = get_user_model().objects.get(pk=viewer.user_id)
     membership_for(user, viewer.slug)  # 404 for outsiders, before anything is read
-    data = load_table(viewer.conflict_id)
+    data = table_read(viewer.conflict_id)
     panel = None if data is None else _panel(viewer, data)
     if data is None or panel is None:
         raise Http404("No such conflict in this campaign.")

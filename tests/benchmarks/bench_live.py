@@ -278,9 +278,10 @@ def queries_per_render() -> list[tuple[int, str, int, int, float]]:
 
 
 def _ctx(conflict: Any, membership: Any) -> dict[str, Any]:
+    from conflicts.reads import table_read
     from conflicts.selectors import conflict_view
 
-    context = conflict_view(conflict, membership)
+    context = conflict_view(table_read(conflict.pk), membership)
     context.update(notice="", error="")
     return context
 

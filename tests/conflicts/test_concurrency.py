@@ -122,14 +122,12 @@ def test_it_serialises_moves_without_losing_one(
 def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(
     table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any
 ) -> None:
-    """A move that waits for the conflict's lock gets the row as the holder left it, but
-    PostgreSQL evaluates the sub-selects beside it (the last timeline line, the lines, the
-    seats' stamp, the members) in the snapshot its statement began with: they must be read
-    again once the lock is held, or the move numbers its lines over the holder's and its
-    answer shows a timeline without them."""
+    """A move that waits for the conflict's lock gets the row as the holder left it, and reads
+    the lines after it holds the lock: it numbers its lines on from the holder's, and its
+    answer shows them."""
     from django.db import transaction
 
-    from conflicts.selectors import table_data
+    from conflicts.reads import table_read
 
     seat_a = Membership.objects.get(user=player_a, campaign=campaign)
     seat_b = Membership.objects.get(user=player_b, campaign=campaign)
@@ -171,8 +169,10 @@ def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(
     assert moved.version == 2
     seqs = list(Event.objects.filter(conflict=table).order_by("seq").values_list("seq", flat=True))
     assert seqs == [1, 2, 3]
-    # The waiter's answer (read from what the move read) shows the holder's line too.
-    texts = [line.text for line in table_data(moved).events]
+    # The waiter's answer shows the holder's line too.
+    read = table_read(moved.pk)
+    assert read is not None
+    texts = [line.text for line in read.timeline]
     assert texts[1:] == ["Abe Slade proposes hand + eye.", "Bess Doyle proposes guts + heart."]
 
 
@@ -198,10 +198,9 @@ def wait_until_a_statement_waits_for_a_lock(timeout: float = 10.0) -> None:
 def test_a_moves_answer_reads_the_members_after_its_commit_R10(
     table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any
 ) -> None:
-    """The locked read sees the members as they were before the move; a seat given up while
-    the move was being made must not be shown the table as it had it (the answer is offered
-    to this process's live screens, which check every viewer's seat against it)."""
-    from conflicts.selectors import table_data
+    """A seat given up while the move was being made is not shown the table as it had it: the
+    answer's read, after the commit, has the members as they are now."""
+    from conflicts.reads import table_read
 
     seat_a = Membership.objects.get(user=player_a, campaign=campaign)
 
@@ -221,6 +220,8 @@ def test_a_moves_answer_reads_the_members_after_its_commit_R10(
         return engine.Propose(f"c{pc_a.pk}", ("hand", "eye"))
 
     moved = conflict_move(conflict_id=table.pk, membership=seat_a, move=move, version=None)
-    roles = table_data(moved, roles=True).roles
+    read = table_read(moved.pk)
+    assert read is not None
+    roles = read.roles
     assert player_a.pk in roles
     assert player_b.pk not in roles

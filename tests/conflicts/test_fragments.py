@@ -3,7 +3,6 @@ small context, remembered by all of it, never by anything less (R10)."""
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -11,16 +10,26 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 
 from conflicts import fragments
+from conflicts.reads import TimelineEntry
 from conflicts.selectors import CardView, HandRow
-from conflicts.timelines import TimelineEntry
+from dustdevils import memo
+from dustdevils.idempotency import FreshKey
 from tests.conflicts.test_views import card_tokens
 
 
 @pytest.fixture(autouse=True)
 def empty_memo() -> None:
-    fragments.forget()
+    memo.clear_all()
+
+
+def own_hand_html(hand: HandRow, context: dict[str, Any]) -> str:
+    """One of the viewer's own hands, as the player's panel includes it."""
+    return render_to_string(
+        "conflicts/_own_hand.html", {**context, "hand": hand, "fresh_key": FreshKey()}
+    )
 
 
 def test_it_renders_a_piece_once_and_reuses_it_for_the_same_facts() -> None:
@@ -121,8 +130,8 @@ def sizing_row(pid: str, traits: list[str]) -> HandRow:
     return hand
 
 
-def test_it_fills_in_the_version_a_fresh_key_per_form_and_the_csrf_token() -> None:
-    html = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context())
+def test_a_hand_fills_in_the_version_a_fresh_key_per_form_and_the_csrf_token() -> None:
+    html = own_hand_html(sizing_row("jim", ["Quick"]), table_context())
     keys = re.findall(r'name="key" value="([^"]*)"', html)
     assert len(keys) >= 2  # Propose, Extra card, Fold…
     assert len(set(keys)) == len(keys)  # each form its own
@@ -130,19 +139,19 @@ def test_it_fills_in_the_version_a_fresh_key_per_form_and_the_csrf_token() -> No
     assert 'name="version" value="12"' in html
     assert 'name="csrfmiddlewaretoken" value="the-csrf-token"' in html
     assert "/c/dry-gulch/conflicts/7/move/propose/" in html
-    again = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context(version=13))
-    assert 'name="version" value="13"' in again  # remembered, and still current
+    again = own_hand_html(sizing_row("jim", ["Quick"]), table_context(version=13))
+    assert 'name="version" value="13"' in again
     assert set(re.findall(r'name="key" value="([^"]*)"', again)).isdisjoint(keys)
 
 
-def test_it_renders_the_hand_again_when_anything_it_shows_changes() -> None:
-    first = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context())
+def test_a_hand_shows_what_changed() -> None:
+    first = own_hand_html(sizing_row("jim", ["Quick"]), table_context())
     assert "Quick" in first
-    assert "Stubborn" in fragments.own_hand_html(sizing_row("jim", ["Stubborn"]), table_context())
+    assert "Stubborn" in own_hand_html(sizing_row("jim", ["Stubborn"]), table_context())
     proposed = sizing_row("jim", ["Quick"])
     proposed.proposal = "Hand + Eye"
-    assert "You proposed Hand + Eye" in fragments.own_hand_html(proposed, table_context())
-    drawn = fragments.own_hand_html(sizing_row("jim", ["Quick"]), table_context(state_phase="draw"))
+    assert "You proposed Hand + Eye" in own_hand_html(proposed, table_context())
+    drawn = own_hand_html(sizing_row("jim", ["Quick"]), table_context(state_phase="draw"))
     assert "Your Deal" not in drawn  # the sizing step is gone in the Draw
 
 
@@ -153,8 +162,8 @@ def test_it_never_gives_one_players_hand_to_another_R10() -> None:
     for hand in (jim, zeke):
         hand.character = Sheet([])  # type: ignore[assignment]
     context = table_context(state_phase="draw")
-    assert "A♠" in fragments.own_hand_html(jim, context)
-    assert card_tokens(fragments.own_hand_html(zeke, context)) == set()
+    assert "A♠" in own_hand_html(jim, context)
+    assert card_tokens(own_hand_html(zeke, context)) == set()
 
 
 def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
@@ -185,22 +194,3 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     selectors._odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
     selectors._odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
     assert len(set(asked)) == len(asked) == 3
-
-
-def test_fresh_keys_are_unique_unguessable_hex_and_differ_in_a_forked_child() -> None:
-    keys = {fragments.fresh_key() for _ in range(10_000)}
-    assert len(keys) == 10_000
-    assert all(re.fullmatch(r"[0-9a-f]{24}", k) for k in keys)
-    # A forked process (Celery's prefork) copies the secret and the counter: the pid keeps
-    # its keys apart from the parent's.
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: send its next key and leave at once
-        os.write(write, fragments.fresh_key().encode())
-        os._exit(0)
-    os.close(write)
-    os.waitpid(pid, 0)
-    child = os.read(read, 64).decode()
-    os.close(read)
-    assert re.fullmatch(r"[0-9a-f]{24}", child)
-    assert child != fragments.fresh_key()

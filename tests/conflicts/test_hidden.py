@@ -17,10 +17,10 @@ from django.contrib.auth.models import User
 
 from campaigns.models import Membership
 from characters.services import chips_grant
-from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
+from dustdevils import memo
 from tests.conflicts.test_views import Table, card_tokens, quick_odds, seeded, texts
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ class Watch:
             client = t.as_user(user)
             for url in (t.url, f"{t.url}table/"):
                 warm = client.get(url, HTTP_HX_REQUEST="true").content.decode()
-                fragments.forget()
+                memo.clear_all()
                 fresh = client.get(url, HTTP_HX_REQUEST="true").content.decode()
                 assert unkeyed(warm) == unkeyed(fresh), f"{label}: {url} as {name}"
 

@@ -30,7 +30,8 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, Deck, parse_cards
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event
-from conflicts.selectors import conflict_view, load_table
+from conflicts.reads import table_read
+from conflicts.selectors import conflict_view
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
 
 pytestmark = pytest.mark.django_db
@@ -741,13 +742,11 @@ def test_it_deals_again_once_with_the_winner_bonus_when_switched_on_R20_R11(
     # rendered from a read of the table without a query (the link needs no read of its own).
     last_hand = f'Continues <a href="{table.url}">the last hand</a>'
     assert last_hand in Table(table.client, fresh).page(dealer)
-    data = load_table(fresh.pk)
+    data = table_read(fresh.pk)
     assert data is not None
     seat = Membership.objects.get(campaign=campaign, user=dealer)
     with CaptureQueriesContext(connection) as queries:
-        panel = render_to_string(
-            "conflicts/detail.html#main", conflict_view(fresh, seat, data=data)
-        )
+        panel = render_to_string("conflicts/detail.html#main", conflict_view(data, seat))
     assert last_hand in panel
     assert queries.captured_queries == []
 
@@ -811,17 +810,10 @@ def test_it_counts_controlled_hands_for_the_dealer_and_players(
     assert controlled_pids(posse, a) == {pid_of(pc_a)}
 
 
-SEATS_READ = 'SELECT "conflicts_seat"'  # (the stamp's subquery inside a conflict's read is not)
-
-
 def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     table: Table, player_a: User, pc_a: Any
 ) -> None:
-    """The answer reuses the seats the move read under its lock, unless the move changed a
-    character: after a chip is spent the mover's answer shows what is left, and a move that
-    changes no character costs no second read of the seats."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
+    """After a chip is spent the mover's answer shows what is left."""
 
     def chips_shown(html: str) -> str:
         found = re.search(r'numbers__item--chips"><dt>Chips</dt><dd>(\d+)</dd>', html)
@@ -832,60 +824,5 @@ def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     assert chips_shown(table.page(player_a)) == "3"
     spent = table.post(player_a, "extra-card", htmx=True, pid=pid)
     assert chips_shown(spent.content.decode()) == "2"  # R15: the extra card's chip
-    with CaptureQueriesContext(connection) as queries:
-        proposed = table.post(player_a, "propose", htmx=True, pid=pid, attributes=["hand", "eye"])
+    proposed = table.post(player_a, "propose", htmx=True, pid=pid, attributes=["hand", "eye"])
     assert chips_shown(proposed.content.decode()) == "2"
-    seat_reads = [q for q in queries.captured_queries if q["sql"].startswith(SEATS_READ)]
-    assert len(seat_reads) == 1, [q["sql"][:80] for q in seat_reads]
-
-
-@pytest.mark.postgres
-def test_a_table_read_reuses_its_seats_until_any_row_behind_them_changes(
-    posse: Conflict, pc_a: Any, player_a: User, dealer: User
-) -> None:
-    """On PostgreSQL the seats (characters, players, knacks) read for a table are kept per
-    process under the rows' versions, and read again as soon as any of them is written — by
-    any path, ``.update()`` included. (Each write below is its own transaction, as another
-    request's would be: rows written in one transaction share its version.)"""
-    from django.db import transaction
-
-    from characters.models import Character, Knack
-
-    def read() -> tuple[selectors.TableData, int]:
-        with CaptureQueriesContext(connection) as queries:
-            data = load_table(posse.pk)
-        assert data is not None
-        return data, sum(1 for q in queries.captured_queries if q["sql"].startswith(SEATS_READ))
-
-    def seat_of(data: selectors.TableData) -> Any:
-        return next(s.character for s in data.seats if s.pid == pid_of(pc_a))
-
-    first, seat_queries = read()
-    assert seat_queries == 1
-    again, seat_queries = read()
-    assert seat_queries == 0  # nothing changed: the seats read before
-    assert seat_of(again) is seat_of(first)
-
-    chips_grant(character_id=pc_a.pk, amount=2, actor=dealer, note="A reward")  # .update()
-    granted, seat_queries = read()
-    assert seat_queries == 1
-    assert seat_of(granted).chips == pc_a.chips + 2
-
-    with transaction.atomic():  # a knack's rating, written straight to its row
-        Knack.objects.filter(character=pc_a).update(rating=4)
-    improved, seat_queries = read()
-    assert seat_queries == 1
-    assert {k.rating for k in seat_of(improved).knacks.all()} == {4}
-
-    with transaction.atomic():  # the player renames themself
-        User.objects.filter(pk=player_a.pk).update(first_name="Zed")
-    renamed, seat_queries = read()
-    assert seat_queries == 1
-    assert seat_of(renamed).player.first_name == "Zed"
-
-    with transaction.atomic():
-        Character.objects.filter(pk=pc_a.pk).update(trait_2="Stubborn as a mule")
-    _, seat_queries = read()
-    assert seat_queries == 1
-    _, seat_queries = read()
-    assert seat_queries == 0

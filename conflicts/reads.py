@@ -1,0 +1,133 @@
+"""The one read of a conflict's table: ``table_read(conflict_id, lock=...)``.
+
+Every screen of a conflict — the page, a move's answer, each live stream — and every move (under
+the row's lock) reads the same things: the conflict with its campaign and session, its seats with
+their characters, players and knacks, the campaign's members, and the timeline. One ORM queryset
+reads them (``select_related`` for the rows beside the conflict, ``prefetch_related`` for the
+lists: a fixed number of queries however many hands), the same on PostgreSQL and SQLite, and
+hands them over as a frozen ``TableRead``.
+
+A ``TableRead`` holds every hand's cards (in ``conflict.state``): it never reaches a template
+itself. ``selectors.conflict_view`` turns it into ONE viewer's context (R10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.db.transaction import TransactionManagementError
+
+from campaigns.models import Campaign, GameSession, Membership
+from conflicts.engine import conflict as engine
+from conflicts.engine.serial import state_from_data
+from conflicts.models import Conflict, Event, Seat
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One line of a conflict's timeline, as the screens show it (public words only: the
+    events never name a hidden card)."""
+
+    seq: int
+    version: int
+    text: str
+    created_at: datetime
+    actor_name: str  # the display name of who made the move, "" for the app itself
+
+
+Lines = tuple[TimelineEntry, ...]
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """A conflict's table as read at one version. Frozen: the live streams share one read among
+    all of a process's screens of that table, so nothing may change it."""
+
+    conflict: Conflict  # with its campaign and session
+    seats: tuple[Seat, ...]  # with their characters, players and knacks
+    roles: Mapping[int, str]  # user id -> Membership.Role of everyone in the campaign
+    timeline: Lines
+    continued_by: tuple[Conflict, ...]  # R20: the hands dealt again from this one
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.conflict.campaign
+
+    @property
+    def session(self) -> GameSession | None:
+        return self.conflict.session
+
+    @property
+    def version(self) -> int:
+        return int(self.conflict.version)
+
+    @property
+    def last_seq(self) -> int:
+        """The number of the timeline's last line (a move's lines go on from it)."""
+        return self.timeline[-1].seq if self.timeline else 0
+
+    @cached_property
+    def state(self) -> engine.ConflictState:
+        """The engine's state, parsed once per read (frozen: every screen may share it)."""
+        return state_from_data(self.conflict.state)
+
+
+def _table() -> QuerySet[Conflict]:
+    return (
+        Conflict.objects.select_related("campaign", "session")
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("character__player").prefetch_related(
+                    "character__knacks"
+                ),
+            ),
+            Prefetch("events", queryset=Event.objects.select_related("actor").order_by("seq")),
+            Prefetch(
+                "campaign__memberships",
+                queryset=Membership.objects.only("user", "role", "campaign"),
+            ),
+        )
+        .order_by()  # read by its key: no ORDER BY
+    )
+
+
+def table_read(
+    conflict_id: int, *, lock: bool = False, campaign_id: int | None = None
+) -> TableRead | None:
+    """The conflict's table, or None when there is no such conflict (in ``campaign_id``'s
+    campaign, when given). ``lock``: the conflict's row is locked until the transaction ends (a
+    move); the seats, members and lines are then read after the lock is held, so they are as
+    the last move committed them."""
+    conflicts = _table().filter(pk=conflict_id)
+    if campaign_id is not None:
+        conflicts = conflicts.filter(campaign_id=campaign_id)
+    if lock:
+        if not transaction.get_connection().in_atomic_block:  # as select_for_update() says
+            raise TransactionManagementError("A locked read must be inside a transaction.")
+        conflicts = conflicts.select_for_update(of=("self",))
+    conflict = next(iter(conflicts), None)
+    if conflict is None:
+        return None
+    over = conflict.phase in (engine.Phase.DONE.value, engine.Phase.FOLDED.value)
+    return TableRead(
+        conflict=conflict,
+        seats=tuple(conflict.seats.all()),
+        roles={m.user_id: m.role for m in conflict.campaign.memberships.all()},
+        timeline=tuple(
+            TimelineEntry(
+                e.seq,
+                e.version,
+                e.text,
+                e.created_at,
+                (e.actor.first_name or e.actor.username) if e.actor else "",
+            )
+            for e in conflict.events.all()
+        ),
+        continued_by=tuple(conflict.continued_by.all()) if over else (),
+    )
