@@ -26,7 +26,7 @@ from django.utils.timezone import localtime
 from dustdevils.memo import bounded
 
 if TYPE_CHECKING:
-    from conflicts.selectors import CardView
+    from conflicts.selectors.rows import CardView
 
 
 @bounded(4096)  # a few KiB each at most

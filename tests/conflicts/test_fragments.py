@@ -173,24 +173,24 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     already seen comes from the process's own memory, not from Redis again (a network wait,
     or an outage's timeout, for every screen); another hand, or the same hand with other
     cards, is never given those odds (R10)."""
-    from conflicts import selectors
     from conflicts.engine import conflict as engine
     from conflicts.engine.cards import parse_cards
+    from conflicts.selectors import advice
 
     asked: list[str] = []
-    real_get = selectors.cache.get
-    monkeypatch.setattr(selectors, "ODDS_DEALS", 200)
-    monkeypatch.setattr(selectors.cache, "get", lambda key, *a: asked.append(key) or real_get(key))
+    real_get = advice.cache.get
+    monkeypatch.setattr(advice, "ODDS_DEALS", 200)
+    monkeypatch.setattr(advice.cache, "get", lambda key, *a: asked.append(key) or real_get(key))
 
     def hand(pid: str, cards: str) -> engine.Participant:
         return engine.Participant(
             pid=pid, name=pid, kind=engine.Kind.PC, hand=tuple(parse_cards(cards))
         )
 
-    first = selectors._odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
-    again = selectors._odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
+    first = advice.hand_odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
+    again = advice.hand_odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
     assert again == first
     assert len(asked) == 1
-    selectors._odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
-    selectors._odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
+    advice.hand_odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
+    advice.hand_odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
     assert len(set(asked)) == len(asked) == 3

@@ -25,13 +25,12 @@ from django.test.utils import CaptureQueriesContext
 from campaigns.models import Membership
 from characters.models import ChipEntry
 from characters.services import chips_grant
-from conflicts import selectors
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, Deck, parse_cards
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event
 from conflicts.reads import table_read
-from conflicts.selectors import conflict_view
+from conflicts.selectors import advice, conflict_view
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
 
 pytestmark = pytest.mark.django_db
@@ -43,10 +42,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def quick_odds(monkeypatch: pytest.MonkeyPatch) -> None:
     """The advisers' Monte Carlo runs are real, just shorter in tests."""
-    monkeypatch.setattr(selectors, "ODDS_DEALS", 300)
-    monkeypatch.setattr(selectors, "ADVICE_DEALS", 150)
-    monkeypatch.setattr(selectors, "ADVICE_MIN_DEALS", 40)
-    monkeypatch.setattr(selectors, "ADVICE_WORK", 6_000)
+    monkeypatch.setattr(advice, "ODDS_DEALS", 300)
+    monkeypatch.setattr(advice, "ADVICE_DEALS", 150)
+    monkeypatch.setattr(advice, "ADVICE_MIN_DEALS", 40)
+    monkeypatch.setattr(advice, "ADVICE_WORK", 6_000)
 
 
 @pytest.fixture
@@ -54,7 +53,7 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """``seeded(7)``: every shuffle the views cause comes from random.Random(7)."""
 
     def use(seed: int) -> None:
-        monkeypatch.setattr("conflicts.services.system_rng", lambda: random.Random(seed))
+        monkeypatch.setattr("conflicts.services.moves.system_rng", lambda: random.Random(seed))
 
     return use
 

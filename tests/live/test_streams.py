@@ -438,7 +438,7 @@ def test_it_tells_the_sheet_when_a_conflict_changes_its_attributes_R9(pc_a: Any)
     from django.db import transaction
 
     from characters.models import AttributeChange
-    from conflicts import services
+    from conflicts.services import results as services
 
     heard: list[str] = []
     unsubscribe = live.subscribe(lambda table, version: heard.append(table))

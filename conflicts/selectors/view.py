@@ -1,23 +1,15 @@
-"""Reads for the conflict screens. ``conflict_view`` is the ONE place a template gets cards from.
+"""The per-viewer view of a conflict: ``conflict_view`` is the ONE place a template gets cards from.
 
 It asks the engine's choke point, ``visible_cards`` (R10), which cards this viewer may see, and
 every card it puts into the context goes through that set: other hands appear as counts, the
-deck never appears, and the shuffle's salt and order only once the conflict is over. The odds
-meter and the discard advisor are computed from the viewer's own cards alone.
-"""
+deck never appears, and the shuffle's salt and order only once the conflict is over."""
 
 from __future__ import annotations
 
-import hashlib
-import random
-import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from math import comb
+from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db.models import QuerySet
 from django.urls import reverse
 
@@ -28,166 +20,30 @@ from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, commitment, format_cards
 from conflicts.engine.hands import HandValue, evaluate, lay_choices
-from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.forms import SIDE_LABELS
 from conflicts.models import Conflict, Seat
 from conflicts.reads import TableRead
+from conflicts.selectors.advice import hand_advice, hand_odds, opposing_size
+from conflicts.selectors.rows import (
+    KIND_LABELS,
+    PHASE_LABELS,
+    AttributeRow,
+    CardView,
+    HandRow,
+    LayOption,
+    OwedRow,
+    Phase,
+    card_view,
+    display_name,
+)
+from conflicts.selectors.steps import dealer_step, player_step
 from conflicts.services import controlled_pids_among
 from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
 
-Phase = engine.Phase
-ODDS_DEALS = 3_000
-ADVICE_DEALS = 1_500
-ADVICE_MIN_DEALS = 300
-ADVICE_WORK = 120_000  # choices × deals: bounds a big hand's advice to a few seconds
-CACHE_SECONDS = 600
-
-PHASE_LABELS = {
-    Phase.SIZING: "Sizing the Deal",
-    Phase.DRAW: "The Draw",
-    Phase.LAYING: "Called: choose your lays",
-    Phase.RESOLUTION: "Lays on the table",
-    Phase.DONE: "Over",
-    Phase.FOLDED: "Folded",
-}
-KIND_LABELS = {
-    engine.Kind.PC: "Player character",
-    engine.Kind.NPC: "Important NPC",
-    engine.Kind.STUD: "Stud hand",
-}
-_SUIT_NAMES = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
-_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-
-
-def display_name(user: User | None) -> str:
-    if user is None:
-        return ""
-    return user.first_name or user.get_username()
-
 
 def conflicts_of(campaign: Campaign) -> QuerySet[Conflict]:
     return campaign.conflicts.select_related("session").order_by("-created_at")
-
-
-# --- What the context holds ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardView:
-    text: str
-    rank: str
-    suit: str
-    red: bool
-    name: str
-
-
-def card_view(card: Card) -> CardView:
-    if card.is_joker:
-        colour = "red" if card.is_red else "black"
-        return CardView(card.text, "★", "", card.is_red, f"{colour} joker")
-    suit = card.text[-1]
-    rank = card.rank_text
-    name = f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
-    return CardView(card.text, rank, suit, card.is_red, name)
-
-
-@dataclass
-class LayOption:
-    cards: list[CardView]
-    description: str
-    notes: list[str]
-    best: bool
-
-
-@dataclass
-class AttributeRow:
-    name: str
-    label: str
-    suit: str
-    current: int
-    rating: int
-    placed: int = 0  # Difficulty placed here (or the default to place, R9)
-
-
-@dataclass
-class OwedRow:
-    pid: str
-    name: str
-    points: int
-    placeable: int
-    attributes: list[AttributeRow]
-    source: str
-    allocation: dict[str, int] | None
-    allocation_text: str
-    default: dict[str, int]
-
-
-@dataclass
-class Odds:
-    percent: int
-    deals: int
-    opposing: int
-    advice: list[tuple[list[CardView], int]] = field(default_factory=list)
-    advice_limit: int = 0
-    advice_pending: bool = False
-
-    @property
-    def deals_text(self) -> str:
-        return f"{self.deals:,}"
-
-
-@dataclass
-class HandRow:
-    """One participant as this viewer may see it: cards only when ``visible_cards`` allows."""
-
-    pid: str
-    name: str
-    kind: str
-    kind_label: str
-    side: str
-    side_label: str
-    goal: str
-    player: str
-    character_id: int | None
-    count: int
-    deal_count: int
-    deal_lines: str
-    proposal: str
-    approved: str
-    approve_initial: dict[str, Any]
-    devil_rating: int
-    folded: bool
-    drew: bool
-    lay_chosen: bool
-    last_stand: bool
-    awards: int
-    extra_card: bool
-    extra_draw: bool
-    mine: bool
-    cards: list[CardView]
-    discarded: list[CardView]
-    lay: list[CardView]
-    lay_text: str
-    winner: bool = False
-    narrator: bool = False
-    lay_options: list[LayOption] = field(default_factory=list)
-    knacks: list[tuple[int, str, int]] = field(default_factory=list)
-    draw_base: int = 0
-    # R13: the knack for the Draw, as named and (or) approved; the discards it allows now
-    knack: str = ""
-    knack_rating: int = 0
-    knack_approved: bool = False
-    draw_limit: int = 0
-    odds: Odds | None = None
-    owed: OwedRow | None = None
-    character: Character | None = None
-    attributes: list[AttributeRow] = field(default_factory=list)
-    chips: int = 0
-    may_bid: bool = False
-    may_answer: bool = False
-    may_withdraw: str = ""  # R16: "bid" or "answer" while the bidding is open
-    restore_options: list[AttributeRow] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -216,9 +72,6 @@ def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
 
 def state_phase(conflict: Conflict) -> Phase:
     return Phase(conflict.state.get("phase", Phase.SIZING.value))
-
-
-# --- The one choke point -------------------------------------------------------------------------
 
 
 def conflict_view(
@@ -253,7 +106,7 @@ def conflict_view(
     owed = [_owed_row(state, o, seats, by_pid) for o in state.owed] if revealed else []
     for o in owed:
         by_pid[o.pid].owed = o
-    opposing = _opposing_size(state)
+    opposing = opposing_size(state)
     for row in rows:
         if row.mine and not dealer and not as_table:
             _enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show)
@@ -275,7 +128,7 @@ def conflict_view(
         "my_hands": [r for r in rows if r.mine],
         "dealer_hands": [r for r in rows if r.kind != engine.Kind.PC],
         "sides": _sides(rows),
-        "next_step": _next_step(state, rows) if dealer else _player_step(state, rows, role),
+        "next_step": dealer_step(state, rows) if dealer else player_step(state, rows, role),
         "narration": _narration(state, by_pid, revealed, show),
         "owed": owed,
         "winner": by_pid[state.winner].name if state.winner in by_pid else "",
@@ -444,7 +297,7 @@ def _enrich_own(
         return
     if state.phase not in (Phase.DRAW, Phase.LAYING):
         return
-    row.odds = _odds(conflict_id, p, opposing, show)
+    row.odds = hand_odds(conflict_id, p, opposing, show)
     if state.phase == Phase.DRAW and not p.drew:
         best_knack = max((k[2] for k in row.knacks), default=0)
         if p.knack_approved:  # R13: what the Dealer approved, unless the player asks what-if
@@ -452,7 +305,7 @@ def _enrich_own(
         chosen = min(9, (best_knack if limit is None else max(0, limit)) + row.draw_base)
         row.odds.advice_limit = chosen
         row.odds.advice_pending = True
-        advice = _advice(conflict_id, p, opposing, chosen, compute=advise)
+        advice = hand_advice(conflict_id, p, opposing, chosen, compute=advise)
         if advice is not None:
             row.odds.advice = [(show(cards), pct) for cards, pct in advice]
             row.odds.advice_pending = False
@@ -476,69 +329,6 @@ def _knacks(character: Character | None) -> list[tuple[int, str, int]]:
     # Sorted here, not by the query: the knacks come prefetched with the seats (table_data).
     knacks = sorted(character.knacks.all(), key=lambda k: (-k.rating, k.name))
     return [(k.pk, k.name, k.rating) for k in knacks]
-
-
-def _opposing_size(state: engine.ConflictState) -> int:
-    """The odds meter plays against the Dealer's stud as dealt, or a 5-card stud."""
-    for p in state.participants:
-        if p.kind == engine.Kind.STUD and not p.folded:
-            return max(1, engine.deal_size(p)[0])
-    return 5
-
-
-def _hand_key(conflict_id: int, p: engine.Participant, opposing: int) -> str:
-    texts = f"{format_cards(p.hand)}|{format_cards(p.discarded)}"
-    digest = hashlib.sha256(texts.encode()).hexdigest()[:20]
-    return f"conflict-odds:{conflict_id}:{p.pid}:{digest}:{opposing}"
-
-
-def _odds(conflict_id: int, p: engine.Participant, opposing: int, show: Any) -> Odds:
-    """The odds meter, cached while the hand stays the same. Only this hand and its own
-    discards go in — never another hand (R10)."""
-    percent, deals = _estimate(_hand_key(conflict_id, p, opposing), p.hand, p.discarded, opposing)
-    return Odds(percent=percent, deals=deals, opposing=opposing)
-
-
-# Remembered in the process too: a live screen is rendered in the event loop at every move of
-# its table, and asking Redis there would make every screen of the process wait on the network
-# (and on a Redis outage's timeout). The key holds the hand's own cards: a value is only ever
-# that hand's (R10).
-@bounded(4096)
-def _estimate(
-    key: str, hand: tuple[Card, ...], known: tuple[Card, ...], opposing: int
-) -> tuple[int, int]:
-    cached: tuple[int, int] | None = cache.get(key)
-    if cached is None:
-        rng = random.Random(secrets.randbits(64))  # seeded from the OS
-        estimate = win_probability(
-            hand, opposing_cards=opposing, deals=ODDS_DEALS, rng=rng, known=known
-        )
-        cached = (estimate.percent, estimate.deals)
-        cache.set(key, cached, CACHE_SECONDS)
-    return (int(cached[0]), int(cached[1]))
-
-
-def _advice(
-    conflict_id: int, p: engine.Participant, opposing: int, limit: int, *, compute: bool
-) -> list[tuple[list[Card], int]] | None:
-    """The discard advisor's top three for this hand and limit (R13), or None when it is not
-    cached and ``compute`` is off. ~1,500 deals, fewer for a big hand with a big limit."""
-    key = f"{_hand_key(conflict_id, p, opposing)}:advice:{limit}"
-    cached: list[tuple[list[str], int]] | None = cache.get(key)
-    if cached is None and compute:
-        capped = min(limit, len(p.hand))
-        n_choices = sum(comb(len(p.hand), k) for k in range(capped + 1))
-        deals = max(ADVICE_MIN_DEALS, min(ADVICE_DEALS, ADVICE_WORK // n_choices))
-        rng = random.Random(secrets.randbits(64))  # seeded from the OS
-        options = discard_advice(
-            p.hand, capped, opposing_cards=opposing, deals=deals, rng=rng, known=p.discarded
-        )
-        cached = [([c.text for c in o.discards], o.estimate.percent) for o in options[:3]]
-        cache.set(key, cached, CACHE_SECONDS)
-    if cached is None:
-        return None
-    by_text = {c.text: c for c in p.hand}
-    return [([by_text[t] for t in texts], pct) for texts, pct in cached]
 
 
 def _owed_row(
@@ -640,70 +430,6 @@ def _recovery(state: engine.ConflictState, by_pid: Mapping[str, HandRow]) -> str
     pid, points = state.recovery
     name = by_pid[pid].name if pid in by_pid else pid
     return f"{name} is recovering {points} point{'s' if points != 1 else ''} (R22)."
-
-
-def _next_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, str]:
-    """The Dealer's clear next step, with the action it points at."""
-    live = [r for r in rows if not r.folded]
-    if state.phase == Phase.SIZING:
-        for r in live:
-            if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
-                return {"text": f"Waiting for {r.name}'s proposal", "action": "approve"}
-        for r in live:
-            if r.kind != engine.Kind.STUD and not r.approved:
-                return {"text": f"Set {r.name}'s Deal", "action": "approve"}
-        return {"text": "Deal", "action": "deal"}
-    if state.phase == Phase.DRAW:
-        asking = [p.name for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
-        if asking:  # R13: a knack named waits for the Dealer's word
-            return {"text": f"Approve {asking[0]}'s knack", "action": "approve-knack"}
-        # R13: the Call waits for them
-        if who := ", ".join(p.name for p in engine.unsettled(state)):
-            return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
-        return {"text": "Call", "action": "call"}
-    if state.phase == Phase.LAYING:
-        waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.lay_chosen]
-        if waiting:
-            return {"text": f"Waiting for {', '.join(waiting)} to lay", "action": "reveal"}
-        return {"text": "Reveal", "action": "reveal"}
-    if state.phase == Phase.RESOLUTION:
-        if not state.bids_closed:
-            return {"text": "Close the bids", "action": "close-bids"}
-        names = [state.participant(o.pid).name for o in state.owed if o.allocation is None]
-        if names:
-            return {"text": f"Waiting for {', '.join(names)} to place Difficulty", "action": ""}
-        return {"text": "Finish", "action": "finish"}
-    if state.phase == Phase.DONE:
-        return {"text": "Over. Deal again?", "action": "again"}
-    return {"text": "Folded: the conflict stays unresolved", "action": ""}
-
-
-def _player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
-    """What the table waits for, from a player's seat."""
-    if role == "table":
-        return {"text": PHASE_LABELS[state.phase], "action": ""}
-    mine = [r for r in rows if r.mine and not r.folded]
-    for r in mine:
-        if state.phase == Phase.SIZING and not r.approved:
-            text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
-            return {"text": text, "action": "propose"}
-        if state.phase == Phase.DRAW and not r.drew:
-            if r.knack and not r.knack_approved:  # R13: the Dealer decides
-                return {"text": f"Waiting for the Dealer to approve {r.knack}", "action": "draw"}
-            return {"text": "Discard and draw, or stand", "action": "draw"}
-        if state.phase == Phase.LAYING and not r.lay_chosen:
-            return {"text": "Choose your lay", "action": "lay"}
-        if state.phase == Phase.RESOLUTION and r.owed and r.owed.allocation is None:
-            return {"text": "Place your Difficulty", "action": "allocate"}
-    waits = {
-        Phase.SIZING: "Waiting for the Deal",
-        Phase.DRAW: "Waiting for the Call",
-        Phase.LAYING: "Waiting for the reveal",
-        Phase.RESOLUTION: "Waiting for the Dealer to finish",
-        Phase.DONE: "Over",
-        Phase.FOLDED: "Folded: the conflict stays unresolved",
-    }
-    return {"text": waits[state.phase], "action": ""}
 
 
 def events_at(conflict: Conflict, version: int) -> str:

@@ -1,0 +1,14 @@
+"""Reads for the conflict screens, by what a reader looks for:
+
+- ``view``: ``conflict_view``, the ONE place a template gets cards from (R10), and the lists;
+- ``rows``: what its context holds (plain rows, cards only as ``CardView``) and the labels;
+- ``advice``: the odds meter and the discard advisor, from the viewer's own hand alone;
+- ``steps``: what comes next, in plain words (the Dealer's NEXT banner, a player's line).
+
+The table itself is read by ``conflicts.reads.table_read``.
+"""
+
+from conflicts.selectors.rows import CardView, HandRow, card_view
+from conflicts.selectors.view import conflict_view, conflicts_of, events_at
+
+__all__ = ["CardView", "HandRow", "card_view", "conflict_view", "conflicts_of", "events_at"]

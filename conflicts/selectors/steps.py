@@ -1,0 +1,71 @@
+"""What comes next, in plain words: the NEXT banner on the Dealer's console (naming the button
+at the top of it) and the line at the top of a player's screen."""
+
+from __future__ import annotations
+
+from conflicts.engine import conflict as engine
+from conflicts.selectors.rows import PHASE_LABELS, HandRow, Phase
+
+
+def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, str]:
+    """The Dealer's clear next step, with the action it points at."""
+    live = [r for r in rows if not r.folded]
+    if state.phase == Phase.SIZING:
+        for r in live:
+            if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
+                return {"text": f"Waiting for {r.name}'s proposal", "action": "approve"}
+        for r in live:
+            if r.kind != engine.Kind.STUD and not r.approved:
+                return {"text": f"Set {r.name}'s Deal", "action": "approve"}
+        return {"text": "Deal", "action": "deal"}
+    if state.phase == Phase.DRAW:
+        asking = [p.name for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
+        if asking:  # R13: a knack named waits for the Dealer's word
+            return {"text": f"Approve {asking[0]}'s knack", "action": "approve-knack"}
+        # R13: the Call waits for them
+        if who := ", ".join(p.name for p in engine.unsettled(state)):
+            return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
+        return {"text": "Call", "action": "call"}
+    if state.phase == Phase.LAYING:
+        waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.lay_chosen]
+        if waiting:
+            return {"text": f"Waiting for {', '.join(waiting)} to lay", "action": "reveal"}
+        return {"text": "Reveal", "action": "reveal"}
+    if state.phase == Phase.RESOLUTION:
+        if not state.bids_closed:
+            return {"text": "Close the bids", "action": "close-bids"}
+        names = [state.participant(o.pid).name for o in state.owed if o.allocation is None]
+        if names:
+            return {"text": f"Waiting for {', '.join(names)} to place Difficulty", "action": ""}
+        return {"text": "Finish", "action": "finish"}
+    if state.phase == Phase.DONE:
+        return {"text": "Over. Deal again?", "action": "again"}
+    return {"text": "Folded: the conflict stays unresolved", "action": ""}
+
+
+def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
+    """What the table waits for, from a player's seat."""
+    if role == "table":
+        return {"text": PHASE_LABELS[state.phase], "action": ""}
+    mine = [r for r in rows if r.mine and not r.folded]
+    for r in mine:
+        if state.phase == Phase.SIZING and not r.approved:
+            text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
+            return {"text": text, "action": "propose"}
+        if state.phase == Phase.DRAW and not r.drew:
+            if r.knack and not r.knack_approved:  # R13: the Dealer decides
+                return {"text": f"Waiting for the Dealer to approve {r.knack}", "action": "draw"}
+            return {"text": "Discard and draw, or stand", "action": "draw"}
+        if state.phase == Phase.LAYING and not r.lay_chosen:
+            return {"text": "Choose your lay", "action": "lay"}
+        if state.phase == Phase.RESOLUTION and r.owed and r.owed.allocation is None:
+            return {"text": "Place your Difficulty", "action": "allocate"}
+    waits = {
+        Phase.SIZING: "Waiting for the Deal",
+        Phase.DRAW: "Waiting for the Call",
+        Phase.LAYING: "Waiting for the reveal",
+        Phase.RESOLUTION: "Waiting for the Dealer to finish",
+        Phase.DONE: "Over",
+        Phase.FOLDED: "Folded: the conflict stays unresolved",
+    }
+    return {"text": waits[state.phase], "action": ""}

@@ -1,0 +1,186 @@
+"""Every table move (DESIGN.md, "The shape of a table action").
+
+``conflict_move`` is the one way a move reaches a conflict: in one transaction it locks the row
+(``reads.table_read(lock=True)``), recognises a repeated submit (idempotency key) and a stale form
+(version), checks who may make the move, applies it with the engine, writes the chips to the
+ledger, saves the new state with ``version + 1``, appends the timeline and, on commit, tells the
+live layer the table moved."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from django.db import transaction
+
+from campaigns.models import DevilRating, GameSession, Membership
+from characters.models import Character
+from characters.rules import ATTRIBUTES
+from characters.services import CharacterError, chips_change
+from conflicts.engine import conflict as engine
+from conflicts.engine.cards import new_salt, system_rng
+from conflicts.engine.serial import state_to_data
+from conflicts.models import Conflict, Event, MoveKey, Seat
+from conflicts.reads import table_read
+from conflicts.services.errors import ConflictError, StaleMove
+from conflicts.services.results import apply_results
+
+DEALER_MOVES = (
+    engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
+    engine.Call, engine.Reveal, engine.CloseBids, engine.OverrideDifficulty, engine.Finish,
+    engine.ApproveKnack,
+)  # fmt: skip
+
+
+def controlled_pids(conflict: Conflict, membership: Membership) -> set[str]:
+    """The hands this member plays: a player their own characters; the Dealer every NPC and
+    stud hand."""
+    return controlled_pids_among(conflict.seats.select_related("character"), membership)
+
+
+def controlled_pids_among(seats: Iterable[Seat], membership: Membership) -> set[str]:
+    """``controlled_pids`` over seats already read (with their characters)."""
+    out = set()
+    for seat in seats:
+        character = seat.character
+        if (membership.is_dealer and (character is None or not character.is_pc)) or (
+            character is not None and character.is_pc and character.player_id == membership.user_id
+        ):
+            out.add(seat.pid)
+    return out
+
+
+def _check_may(move: engine.Move, seats: Iterable[Seat], membership: Membership) -> None:
+    if isinstance(move, DEALER_MOVES):
+        if not membership.is_dealer:
+            raise ConflictError("Only the Dealer can do that.")
+        return
+    pid = getattr(move, "pid", None)
+    if pid is None or pid not in controlled_pids_among(seats, membership):
+        raise ConflictError("That is not your hand to play.")
+
+
+def conflict_move(
+    *,
+    conflict_id: int,
+    membership: Membership,
+    move: engine.Move | Callable[[Mapping[str, Seat]], engine.Move],
+    version: int | None,
+    key: str = "",
+    rng: random.Random | None = None,
+) -> Conflict:
+    """Apply one move (see the module docstring). Raises ``ConflictError`` with a plain message
+    (and changes nothing) when the move is refused; returns the conflict unchanged for a
+    repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
+    the seats read here."""
+    with transaction.atomic():
+        read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
+        if read is None:
+            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+        conflict = read.conflict
+        if key and not _claim(conflict, key):
+            return conflict  # a double click: the first submit already did it
+        if version is not None and version != conflict.version:
+            raise StaleMove("The table has moved on since that page was loaded; here it is now.")
+        seats = {s.pid: s for s in read.seats}
+        if callable(move):  # a form's move, made with the seats as they are now
+            move = move(seats)
+        _check_may(move, seats.values(), membership)
+        move = _with_current_values(move, seats.values(), conflict.session)
+        state = read.state
+        try:
+            outcome = engine.apply(state, move, rng or system_rng())
+        except engine.IllegalMove as error:
+            raise ConflictError(str(error)) from error
+        for chip in outcome.chips:
+            seat = seats[chip.pid]
+            assert seat.character is not None
+            try:
+                chips_change(
+                    character_id=seat.character.pk,
+                    amount=chip.amount,
+                    reason=chip.reason,
+                    actor=membership.user,
+                    note=conflict.title,
+                    session=conflict.session,
+                    conflict=conflict,
+                )
+            except CharacterError as error:  # not enough chips: the whole move is refused
+                raise ConflictError(str(error)) from error
+        events = list(outcome.events)
+        if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
+            events += apply_results(outcome.state, seats, conflict)
+        conflict.state = state_to_data(outcome.state)
+        conflict.phase = outcome.state.phase.value
+        conflict.version += 1
+        conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
+        Event.objects.bulk_create(
+            Event(
+                conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,
+                text=text,
+            )
+            for seq, text in enumerate(events, start=read.last_seq + 1)
+        )  # fmt: skip
+        if conflict.session_id:
+            GameSession.objects.filter(pk=conflict.session_id).update(
+                last_activity_at=conflict.last_move_at
+            )
+        _publish_on_commit(conflict)
+    return conflict
+
+
+def _claim(conflict: Conflict, key: str) -> bool:
+    """Store the move's idempotency key; False when it is already there (a double click whose
+    first submit committed). Under the conflict's row lock, so no other move of this conflict
+    claims a key in between (the unique constraint stands guard all the same). Inside the
+    move's transaction: a move that is then refused rolls the key back with everything else,
+    so the same form can be sent again."""
+    key = key[:64]
+    if MoveKey.objects.filter(conflict=conflict, key=key).exists():
+        return False
+    MoveKey.objects.create(conflict=conflict, key=key)
+    return True
+
+
+def _with_current_values(
+    move: engine.Move, seats: Iterable[Seat], session: GameSession | None
+) -> engine.Move:
+    """R19a: a hand is sized and dealt from its character's values as they are now (Difficulty
+    taken in another conflict meanwhile, a recovery, an improvement all count), and a Deal gets
+    its secret salt (R10)."""
+    if isinstance(move, engine.Deal):
+        return replace(move, salt=move.salt or new_salt(), current=_current_values(seats, session))
+    if isinstance(move, engine.Approve):
+        return replace(move, current=_current_values(seats, session).get(move.pid))
+    return move
+
+
+def _current_values(
+    seats: Iterable[Seat], session: GameSession | None
+) -> dict[str, engine.Current]:
+    """The seats' characters' current values and session Devil ratings (R21), read now."""
+    pids = {seat.character_id: seat.pid for seat in seats if seat.character_id is not None}
+    fields = [f"{a}_current" for a in ATTRIBUTES]
+    rows = Character.objects.filter(pk__in=pids).values("pk", "devil_rating", *fields)
+    session_ratings: dict[int, int] = {}
+    if session is not None:
+        session_ratings = dict(
+            DevilRating.objects.filter(session=session, character_id__in=pids).values_list(
+                "character_id", "rating"
+            )
+        )
+    return {
+        pids[row["pk"]]: engine.Current(
+            attributes={a: int(row[f"{a}_current"]) for a in ATTRIBUTES},
+            devil_rating=int(session_ratings.get(row["pk"], row["devil_rating"] or 0)),
+        )
+        for row in rows
+    }
+
+
+def _publish_on_commit(conflict: Conflict) -> None:
+    from dustdevils.live import broadcast as live
+
+    table, version = f"conflict-{conflict.pk}", conflict.version
+    transaction.on_commit(lambda: live.publish(table, version))

@@ -1,0 +1,202 @@
+"""Setting a conflict up (R12, R14, R18, R22) and dealing again (R20)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from campaigns.models import Campaign, DevilRating, GameSession, Membership
+from characters.models import Character
+from characters.rules import ATTRIBUTES
+from conflicts.engine import conflict as engine
+from conflicts.engine.serial import state_from_data, state_to_data
+from conflicts.models import Conflict, Event, Seat
+from conflicts.services.errors import ConflictError
+
+
+@dataclass(frozen=True)
+class HandSpec:
+    """A hand to seat: a character (PC or important NPC), or a Dealer's stud hand."""
+
+    character: Character | None = None
+    stud_size: int = 0
+    stud_name: str = "The Dealer's stud"
+    side: str | None = None
+    goal: str = ""
+
+
+def pid_of(character: Character) -> str:
+    return f"c{character.pk}"
+
+
+def _devil_rating(character: Character, session: GameSession | None) -> int:
+    """R21: the Devil rating its player set for the session, when one is set; otherwise the
+    character's standing rating."""
+    if session is not None:
+        rating = (
+            DevilRating.objects.filter(session=session, character=character)
+            .values_list("rating", flat=True)
+            .first()
+        )
+        if rating is not None:
+            return int(rating)
+    return character.devil_rating or 0
+
+
+def _participant(
+    spec: HandSpec, index: int, session: GameSession | None = None
+) -> tuple[engine.Participant, Character | None]:
+    character = spec.character
+    if character is None:
+        pid = "stud" if index == 0 else f"stud{index + 1}"
+        side = spec.side or "dealer"
+        return (
+            engine.Participant(
+                pid, spec.stud_name, engine.Kind.STUD, side=side, stud_size=spec.stud_size
+            ),
+            None,
+        )
+    if character.out_of_play:
+        raise ConflictError(f"{character.name} has left play.")
+    kind = engine.Kind.PC if character.is_pc else engine.Kind.NPC
+    if kind == engine.Kind.NPC and not character.is_important:
+        raise ConflictError(
+            f"{character.name} has no Devil: minor characters go in the Dealer's stud hand (R12)."
+        )
+    side = spec.side or ("players" if kind == engine.Kind.PC else "dealer")
+    return (
+        engine.Participant(
+            pid_of(character),
+            character.name,
+            kind,
+            side=side,
+            currents={a: character.current(a) for a in ATTRIBUTES},
+            devil_rating=_devil_rating(character, session),
+        ),
+        character,
+    )
+
+
+def conflict_create(
+    *,
+    campaign: Campaign,
+    actor: User,
+    title: str,
+    hands: Sequence[HandSpec],
+    stakes: int = 0,
+    session: GameSession | None = None,
+    recovery: tuple[Character, int] | None = None,
+    previous: Conflict | None = None,
+    winner_bonus_pids: Sequence[str] = (),
+) -> Conflict:
+    """Set up a conflict (the Dealer's first step). Characters must belong to the campaign."""
+    title = " ".join(title.split())
+    if not title:
+        raise ConflictError("Give the conflict a title, e.g. “The posse at the canyon”.")
+    participants: list[engine.Participant] = []
+    seats: list[tuple[str, Character | None, str]] = []
+    studs = 0
+    for spec in hands:
+        if spec.character is not None and spec.character.campaign_id != campaign.pk:
+            raise ConflictError("Every character must belong to this campaign.")
+        participant, character = _participant(spec, studs if spec.character is None else 0, session)
+        if character is None:
+            studs += 1
+        if participant.pid in winner_bonus_pids:
+            participant = engine.Participant(
+                **{**participant.__dict__, "winner_bonus": 1}  # R11 house rule
+            )
+        participants.append(participant)
+        seats.append((participant.pid, character, spec.goal))
+    recovery_key = (pid_of(recovery[0]), recovery[1]) if recovery else None
+    try:
+        state = engine.new_conflict(participants, stakes=stakes, recovery=recovery_key)
+    except engine.IllegalMove as error:
+        raise ConflictError(str(error)) from error
+    with transaction.atomic():
+        conflict = Conflict.objects.create(
+            campaign=campaign,
+            session=session,
+            title=title,
+            state=state_to_data(state),
+            phase=state.phase.value,
+            previous=previous,
+            created_by=actor,
+        )
+        Seat.objects.bulk_create(
+            Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
+            for pid, character, goal in seats
+        )
+        Event.objects.create(
+            conflict=conflict,
+            seq=1,
+            version=0,
+            actor=actor,
+            text=f"The Dealer sets up “{title}”"
+            + (f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."),
+        )
+    return conflict
+
+
+def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict:
+    """R20: "Deal again" — a new conflict linked to the last, the same hands on the same sides
+    with the same goals, a fresh deck; R11's winner bonus if the campaign switched it on. Once
+    per conflict: a second click finds the continuation already made and returns it."""
+    if not membership.is_dealer:
+        raise ConflictError("Only the Dealer can deal again.")
+    with transaction.atomic():
+        previous = (
+            Conflict.objects.select_for_update(of=("self",))
+            .select_related("campaign", "session")
+            .get(pk=conflict_id, campaign_id=membership.campaign_id)
+        )
+        existing = previous.continued_by.order_by("created_at").first()
+        if existing is not None:
+            return existing
+        state = state_from_data(previous.state)
+        if state.phase != engine.Phase.DONE:
+            raise ConflictError("Only a finished conflict can be dealt again.")
+        seats = {s.pid: s for s in previous.seats.select_related("character")}
+        hands = [
+            HandSpec(
+                character=seats[p.pid].character,
+                stud_size=p.stud_size,
+                stud_name=p.name,
+                side=p.side,
+                goal=seats[p.pid].goal,
+            )
+            for p in state.participants
+            if p.kind == engine.Kind.STUD or not seats[p.pid].character.out_of_play  # type: ignore[union-attr]
+        ]
+        # R11's house rule: the winner of the last hand gets a card — a player's or an NPC's
+        # hand, never the Dealer's stud (a stud's size is the Dealer's call, R12).
+        winner = state.participant(state.winner) if state.winner else None
+        bonus = (
+            [winner.pid]
+            if previous.campaign.winner_bonus and winner and winner.kind != engine.Kind.STUD
+            else []
+        )
+        # R17: whoever's last stand that was has left play; the table is told, not surprised.
+        gone = [
+            s.character.name for s in seats.values()
+            if s.character is not None and s.character.out_of_play
+        ]  # fmt: skip
+        fresh = conflict_create(
+            campaign=previous.campaign,
+            actor=membership.user,
+            title=previous.title,
+            hands=hands,
+            stakes=state.stakes,
+            session=previous.session,
+            previous=previous,
+            winner_bonus_pids=bonus,
+        )
+        for seq, name in enumerate(gone, start=2):
+            Event.objects.create(
+                conflict=fresh, seq=seq, version=0, actor=membership.user,
+                text=f"{name} has left play (R17) and is not dealt in.",
+            )  # fmt: skip
+        return fresh
