@@ -77,16 +77,20 @@ class TableRead:
         return state_from_data(self.conflict.state)
 
 
+def _seats() -> QuerySet[Seat]:
+    return Seat.objects.select_related("character__player").prefetch_related("character__knacks")
+
+
+def seats_of(conflict_id: int) -> tuple[Seat, ...]:
+    """The conflict's seats as ``table_read`` reads them (after a move changed a character)."""
+    return tuple(_seats().filter(conflict_id=conflict_id))
+
+
 def _table() -> QuerySet[Conflict]:
     return (
         Conflict.objects.select_related("campaign", "session")
         .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("character__player").prefetch_related(
-                    "character__knacks"
-                ),
-            ),
+            Prefetch("seats", queryset=_seats()),
             Prefetch("events", queryset=Event.objects.select_related("actor").order_by("seq")),
             Prefetch(
                 "campaign__memberships",

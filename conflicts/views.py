@@ -30,7 +30,7 @@ from conflicts.services import (
     ConflictError,
     conflict_create,
     conflict_deal_again,
-    conflict_move,
+    conflict_move_read,
 )
 from dustdevils.types import HtmxHttpRequest
 
@@ -137,7 +137,7 @@ def _move(
     try:
         if not form.is_valid():
             raise ConflictError(problem_of(form))
-        conflict = conflict_move(
+        read = conflict_move_read(
             conflict_id=conflict_id, membership=membership, move=form.move,  # given the seats
             version=form.cleaned_data["version"], key=form.cleaned_data["key"],
         )  # fmt: skip
@@ -145,7 +145,7 @@ def _move(
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:  # a refusal shows the table as it is now
         return _after(request, conflict_id, membership, error=str(error))
-    return _after(request, conflict.pk, membership, moved=True)
+    return _after(request, conflict_id, membership, moved=True, read=read)
 
 
 @login_required
@@ -227,11 +227,12 @@ def _after(
     notice: str = "",
     error: str = "",
     moved: bool = False,
+    read: TableRead | None = None,
 ) -> HttpResponse:
-    """htmx: the main panel of the conflict as it is now, with the message (``moved``: what
-    the last move did); otherwise post/redirect/get."""
+    """htmx: the main panel of the conflict as it is now (``read``: as the move just left it),
+    with the message (``moved``: what the last move did); otherwise post/redirect/get."""
     if request.htmx:
-        read = _read(membership, conflict_id)
+        read = read or _read(membership, conflict_id)
         response = _screen(request, read, membership, notice=notice, error=error, moved=moved)
         # After your own move, show the panel's top: the message, then what comes next (a
         # refresh from the poll keeps the scroll where it is). reswap() types only the style.

@@ -10,6 +10,7 @@ from conflicts.services.errors import ConflictError, StaleMove
 from conflicts.services.moves import (
     DEALER_MOVES,
     conflict_move,
+    conflict_move_read,
     controlled_pids,
     controlled_pids_among,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "conflict_create",
     "conflict_deal_again",
     "conflict_move",
+    "conflict_move_read",
     "controlled_pids",
     "controlled_pids_among",
     "pid_of",

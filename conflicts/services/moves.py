@@ -22,7 +22,7 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat
-from conflicts.reads import table_read
+from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
 from conflicts.services.errors import ConflictError, StaleMove
 from conflicts.services.results import apply_results
 
@@ -70,17 +70,35 @@ def conflict_move(
     key: str = "",
     rng: random.Random | None = None,
 ) -> Conflict:
-    """Apply one move (see the module docstring). Raises ``ConflictError`` with a plain message
-    (and changes nothing) when the move is refused; returns the conflict unchanged for a
-    repeated submit. ``move`` may be a function of the seats (a form's ``move``), called with
-    the seats read here."""
+    """Apply one move (see the module docstring) and return the conflict as committed. Raises
+    ``ConflictError`` with a plain message (and changes nothing) when the move is refused;
+    returns the conflict unchanged for a repeated submit. ``move`` may be a function of the
+    seats (a form's ``move``), called with the seats read here."""
+    return conflict_move_read(
+        conflict_id=conflict_id, membership=membership, move=move, version=version, key=key,
+        rng=rng,
+    ).conflict  # fmt: skip
+
+
+def conflict_move_read(
+    *,
+    conflict_id: int,
+    membership: Membership,
+    move: engine.Move | Callable[[Mapping[str, Seat]], engine.Move],
+    version: int | None,
+    key: str = "",
+    rng: random.Random | None = None,
+) -> TableRead:
+    """``conflict_move``, returning the table as the move left it — its answer needs no second
+    read: the move's own read (taken under the lock) with the new state and lines, and the
+    seats read again only when the move changed a character."""
     with transaction.atomic():
         read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
         if read is None:
             raise Conflict.DoesNotExist("No such conflict in this campaign.")
         conflict = read.conflict
         if key and not _claim(conflict, key):
-            return conflict  # a double click: the first submit already did it
+            return read  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
         seats = {s.pid: s for s in read.seats}
@@ -115,7 +133,7 @@ def conflict_move(
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        Event.objects.bulk_create(
+        written = Event.objects.bulk_create(
             Event(
                 conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,
                 text=text,
@@ -127,7 +145,15 @@ def conflict_move(
                 last_activity_at=conflict.last_move_at
             )
         _publish_on_commit(conflict)
-    return conflict
+        actor = membership.user.first_name or membership.user.username
+        characters_changed = bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
+        return replace(
+            read,
+            conflict=conflict,
+            seats=seats_of(conflict.pk) if characters_changed else read.seats,
+            timeline=read.timeline
+            + tuple(TimelineEntry(e.seq, e.version, e.text, e.created_at, actor) for e in written),
+        )
 
 
 def _claim(conflict: Conflict, key: str) -> bool:
