@@ -250,7 +250,7 @@ def stale_sweep(*, now: datetime | None = None) -> Sweep:
             )
     conflict_cutoff = now - timedelta(hours=settings.STALE_CONFLICT_HOURS)
     abandoned = (
-        Conflict.objects.exclude(phase__in=["done", "folded"])
+        Conflict.objects.exclude(phase__in=Conflict.OVER)
         .filter(last_move_at__lt=conflict_cutoff)
         .filter(Q(abandoned_at__isnull=True) | Q(abandoned_at__lt=F("last_move_at")))
     )

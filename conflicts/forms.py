@@ -20,18 +20,12 @@ from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from characters.selectors import in_play as characters_in_play
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import FULL_DECK, Card, CardParseError, parse_card
-from conflicts.models import Seat
+from conflicts.models import Seat, Side
 from conflicts.services import DEALER_MOVES, ConflictError, HandSpec
 
 ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in ATTRIBUTES]
 CARD_CHOICES = [(c.text, c.text) for c in FULL_DECK]
 DEVIL_CHOICES = [("0", "Not in play"), ("1", "For (adds)"), ("-1", "Against (takes away)")]
-SIDE_CHOICES = [
-    ("players", "Players' side"),
-    ("dealer", "Dealer's side"),
-    ("third", "A third side"),
-]
-SIDE_LABELS = dict(SIDE_CHOICES)
 
 
 def problem_of(form: forms.Form) -> str:
@@ -388,7 +382,7 @@ class ConflictCreateForm(forms.Form):
                 max_length=300, required=False, label=f"{c.name}'s goal"
             )
             self.fields[f"side_{c.pk}"] = forms.ChoiceField(
-                choices=SIDE_CHOICES, initial="players" if c.is_pc else "dealer",
+                choices=Side.choices, initial="players" if c.is_pc else "dealer",
                 label=f"{c.name}'s side",
             )  # fmt: skip
 

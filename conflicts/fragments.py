@@ -19,9 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import localtime
 
 from dustdevils.memo import bounded
 
@@ -29,7 +27,7 @@ if TYPE_CHECKING:
     from conflicts.selectors.rows import CardView
 
 
-@bounded(4096)  # a few KiB each at most
+@bounded(16384)  # timeline lines, rosters: a few KiB each at most
 def _piece(template: str, context: tuple[tuple[str, Hashable], ...]) -> SafeString:
     return mark_safe(render_to_string(template, dict(context)))
 
@@ -60,19 +58,9 @@ def timeline_html(events: Sequence[Any]) -> SafeString:
     return shared("conflicts/_timeline.html", lines=mark_safe(lines))  # each line escaped
 
 
-@bounded(16384)
-def _timeline_line(item: TimelineItem) -> str:
-    when = localtime(item.created_at)
-    return format_html(
-        '<li class="timeline__item"><time class="timeline__time" datetime="{}">{}</time> '
-        '<span class="timeline__text">{}</span>{}</li>\n',
-        when.isoformat(),
-        when.strftime("%H:%M"),
-        item.text,
-        format_html(' <span class="timeline__who">&mdash; {}</span>', item.actor)
-        if item.actor
-        else "",
-    )
+def _timeline_line(item: TimelineItem) -> SafeString:
+    """One line, made once: events never change."""
+    return shared("conflicts/_timeline.html#line", item=item)
 
 
 # --- Who sits where ----------------------------------------------------------------------------

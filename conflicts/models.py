@@ -8,9 +8,29 @@ from django.db.models import Q
 from django.urls import reverse
 
 
+class Side(models.TextChoices):
+    """The sides of a conflict (R14, R18): a hand's ``side`` in the engine's state."""
+
+    PLAYERS = "players", "Players' side"
+    DEALER = "dealer", "Dealer's side"
+    THIRD = "third", "A third side"
+
+
 class Conflict(models.Model):
     """One Deal to its resolution. ``state`` is the engine's state (conflicts.engine.serial);
     every move locks this row, checks ``version`` and bumps it."""
+
+    class Phase(models.TextChoices):
+        """The engine's ``Phase`` (the same values; a test holds them equal) and its label."""
+
+        SIZING = "sizing", "Sizing the Deal"
+        DRAW = "draw", "The Draw"
+        LAYING = "laying", "Called: choose your lays"
+        RESOLUTION = "resolution", "Lays on the table"
+        DONE = "done", "Over"
+        FOLDED = "folded", "Folded"
+
+    OVER = (Phase.DONE, Phase.FOLDED)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="conflicts"
@@ -25,7 +45,8 @@ class Conflict(models.Model):
     title = models.CharField(max_length=160)
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries
+    # The state's phase, for queries.
+    phase = models.CharField(max_length=12, choices=Phase.choices, db_index=True)
     previous = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="continued_by"
     )  # R20: "Deal again"
@@ -49,7 +70,7 @@ class Conflict(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.phase in ("done", "folded")
+        return self.phase in self.OVER
 
 
 class Seat(models.Model):

@@ -11,18 +11,12 @@ from django.contrib.auth.models import User
 from characters.models import Character
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card
+from conflicts.models import Conflict
 
 Phase = engine.Phase
 
 
-PHASE_LABELS = {
-    Phase.SIZING: "Sizing the Deal",
-    Phase.DRAW: "The Draw",
-    Phase.LAYING: "Called: choose your lays",
-    Phase.RESOLUTION: "Lays on the table",
-    Phase.DONE: "Over",
-    Phase.FOLDED: "Folded",
-}
+PHASE_LABELS = {phase: Conflict.Phase(phase.value).label for phase in Phase}
 
 
 KIND_LABELS = {

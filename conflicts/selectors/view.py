@@ -20,8 +20,7 @@ from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, commitment, format_cards
 from conflicts.engine.hands import HandValue, evaluate, lay_choices
-from conflicts.forms import SIDE_LABELS
-from conflicts.models import Conflict, Seat
+from conflicts.models import Conflict, Seat, Side
 from conflicts.reads import TableRead
 from conflicts.selectors.advice import hand_advice, hand_odds, opposing_size
 from conflicts.selectors.rows import (
@@ -180,7 +179,7 @@ def _row(
         kind=p.kind.value,
         kind_label=KIND_LABELS[p.kind],
         side=p.side,
-        side_label=SIDE_LABELS.get(p.side, p.side.title()),
+        side_label=_side_label(p.side),
         goal=seat.goal if seat else "",
         player=display_name(character.player if character else None),
         character_id=character.pk if character else None,
@@ -209,6 +208,10 @@ def _row(
         attributes=_attribute_rows(character, p.currents) if private and p.is_character else [],
         lay_options=_lay_options(p, show) if private and state.phase == Phase.LAYING else [],
     )
+
+
+def _side_label(side: str) -> str:
+    return Side(side).label if side in Side.values else side.title()
 
 
 def deal_text(lines: Iterable[engine.DealLine], total: int) -> str:

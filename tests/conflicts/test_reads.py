@@ -159,3 +159,9 @@ def test_a_locked_read_that_waited_sees_what_the_move_before_it_committed(
     mover.join(10)
     waiter.join(10)
     assert seen == [1, 2]
+
+
+def test_the_phase_choices_are_the_engines_phases() -> None:
+    """``Conflict.phase`` mirrors the engine's state: the same values, each with its label."""
+    assert [p.value for p in engine.Phase] == list(Conflict.Phase.values)
+    assert {p.value for p in Conflict.OVER} == {engine.Phase.DONE, engine.Phase.FOLDED}
