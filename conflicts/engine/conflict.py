@@ -432,31 +432,14 @@ def new_conflict(
     )
 
 
-def continue_fight(previous: ConflictState, *, winner_bonus: bool) -> ConflictState:
-    """R20: Deal again — the same participants, a fresh deck, back to sizing; the winners of the
-    last hand get an extra card if the house rule is on (R11). Approvals are kept so the table
-    can deal straight away, and current values are the caller's to refresh."""
-    if previous.phase not in (Phase.DONE,):
+def winner_bonus_pids(previous: ConflictState, *, house_rule: bool) -> tuple[str, ...]:
+    """R20 with R11's house rule: dealing again, the winner of the last hand gets an extra card
+    — a player's or an NPC's hand, never the Dealer's stud (a stud's size is the Dealer's
+    call, R12)."""
+    if previous.phase != Phase.DONE:
         raise IllegalMove("Only a finished conflict can be dealt again.")
-    fresh = []
-    for p in previous.participants:
-        bonus = 1 if winner_bonus and previous.winner == p.pid and p.kind != Kind.STUD else 0
-        fresh.append(
-            Participant(
-                pid=p.pid,
-                name=p.name,
-                kind=p.kind,
-                side=p.side,
-                currents=p.currents,
-                devil_rating=p.devil_rating,
-                stud_size=p.stud_size,
-                winner_bonus=bonus,
-                attributes=p.attributes,
-                trait=p.trait,
-                devil=p.devil,
-            )
-        )
-    return new_conflict(fresh, stakes=previous.stakes)
+    winner = previous.participant(previous.winner) if previous.winner else None
+    return (winner.pid,) if house_rule and winner and winner.kind != Kind.STUD else ()
 
 
 # --- Applying moves -----------------------------------------------------------------------------

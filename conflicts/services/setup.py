@@ -157,8 +157,10 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
         if existing is not None:
             return existing
         state = state_from_data(previous.state)
-        if state.phase != engine.Phase.DONE:
-            raise ConflictError("Only a finished conflict can be dealt again.")
+        try:
+            bonus = engine.winner_bonus_pids(state, house_rule=previous.campaign.winner_bonus)
+        except engine.IllegalMove as error:
+            raise ConflictError(str(error)) from error
         seats = {s.pid: s for s in previous.seats.select_related("character")}
         hands = [
             HandSpec(
@@ -171,14 +173,6 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             for p in state.participants
             if p.kind == engine.Kind.STUD or not seats[p.pid].character.out_of_play  # type: ignore[union-attr]
         ]
-        # R11's house rule: the winner of the last hand gets a card — a player's or an NPC's
-        # hand, never the Dealer's stud (a stud's size is the Dealer's call, R12).
-        winner = state.participant(state.winner) if state.winner else None
-        bonus = (
-            [winner.pid]
-            if previous.campaign.winner_bonus and winner and winner.kind != engine.Kind.STUD
-            else []
-        )
         # R17: whoever's last stand that was has left play; the table is told, not surprised.
         gone = [
             s.character.name for s in seats.values()
@@ -192,7 +186,7 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             stakes=state.stakes,
             session=previous.session,
             previous=previous,
-            winner_bonus_pids=bonus,
+            winner_bonus_pids=list(bonus),
         )
         for seq, name in enumerate(gone, start=2):
             Event.objects.create(

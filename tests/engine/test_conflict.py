@@ -46,13 +46,13 @@ from conflicts.engine.conflict import (
     Reveal,
     SpendExtraCard,
     attribute_losses,
-    continue_fight,
     deal_size,
     default_allocation,
     new_conflict,
     placeable,
     recovery_stud_size,
     recovery_won,
+    winner_bonus_pids,
 )
 from conflicts.engine.hands import evaluate
 from tests.engine.conflict_kit import (
@@ -203,13 +203,8 @@ def test_it_adds_the_winner_bonus_only_when_the_house_rule_is_on_r11_r20() -> No
     )
     done, _ = settle(revealed(state).state)
     assert done.winner == JACK
-    again = continue_fight(done, winner_bonus=True)
-    assert [p.winner_bonus for p in again.participants] == [1, 0, 0]
-    assert deal_size(again.participant(JACK))[0] == 9  # Hand 4 + Eye 4 + 1
-    assert deal_size(again.participant(LUKE))[0] == 6
-    off = continue_fight(done, winner_bonus=False)
-    assert [p.winner_bonus for p in off.participants] == [0, 0, 0]
-    assert deal_size(off.participant(JACK))[0] == 8
+    assert winner_bonus_pids(done, house_rule=True) == (JACK,)
+    assert winner_bonus_pids(done, house_rule=False) == ()
 
 
 def test_it_never_gives_the_winner_bonus_to_the_dealers_stud_r11_r12_r20() -> None:
@@ -221,9 +216,7 @@ def test_it_never_gives_the_winner_bonus_to_the_dealers_stud_r11_r12_r20() -> No
     )
     done, _ = settle(revealed(state).state)
     assert done.winner == POSSE
-    again = continue_fight(done, winner_bonus=True)
-    assert [p.winner_bonus for p in again.participants] == [0, 0, 0]
-    assert deal_size(again.participant(POSSE))[0] == 5
+    assert winner_bonus_pids(done, house_rule=True) == ()
 
 
 @pytest.mark.parametrize("size", STUD_SIZES)
@@ -295,11 +288,10 @@ def test_it_starts_every_conflict_from_a_fresh_full_deck_r10() -> None:
     """R10: the shuffled order holds all 54 cards, and a continued fight shuffles anew."""
     state = dealt([black_jack(), luke(), stud(5)], seed=11)
     assert sorted(state.order, key=lambda c: c.index) == list(FULL_DECK)
-    done, _ = settle(revealed(state).state)
-    again = continue_fight(done, winner_bonus=False)
+    again = new_conflict([black_jack(), luke(), stud(5)])  # R20: dealt again, no deck yet
     assert again.deck is None
     assert all(not p.hand for p in again.participants)
-    redealt = step(again, Deal("t"), 12).state
+    redealt = dealt([black_jack(), luke(), stud(5)], seed=12)
     assert sorted(redealt.order, key=lambda c: c.index) == list(FULL_DECK)
     assert redealt.order != state.order
     assert redealt.deck is not None
@@ -582,7 +574,7 @@ def test_it_leaves_the_conflict_unresolved_when_every_player_folds_r15_r19() -> 
     assert recovery_won(outcome.state) is False
     assert attribute_losses(outcome.state) == {}
     with pytest.raises(IllegalMove):
-        continue_fight(outcome.state, winner_bonus=True)
+        winner_bonus_pids(outcome.state, house_rule=True)  # no dealing again (R20)
 
 
 def test_it_awards_every_player_a_chip_when_the_dealer_folds_r15() -> None:
@@ -1291,24 +1283,10 @@ def test_it_refuses_a_recovery_for_someone_not_in_the_conflict_r22() -> None:
         new_conflict([black_jack(), stud(3)], recovery=(JACK, 0))
 
 
-def test_it_deals_again_with_the_same_participants_r20() -> None:
-    """R20: "Deal again" starts a new conflict with the same participants and approvals, no
-    cards, no folds, no extra cards bought, back at the sizing step."""
-    state = new_conflict([black_jack(), luke(), stud(5)], stakes=1)
-    state = approved(state, {JACK: (("hand", "eye"), True, 1), LUKE: (("heart", "guts"), False, 0)})
-    state, _ = play(state, [SpendExtraCard(JACK), AwardExtraCard(POSSE), Deal("s")])
-    done, _ = settle(revealed(state).state)
-    again = continue_fight(done, winner_bonus=False)
-    assert again.phase == Phase.SIZING
-    assert again.stakes == 1
-    assert [p.pid for p in again.participants] == [JACK, LUKE, POSSE]
-    jack = again.participant(JACK)
-    assert (jack.attributes, jack.trait, jack.devil) == (("hand", "eye"), True, 1)
-    assert not jack.extra_card
-    assert again.participant(POSSE).awards == 0
-    assert all(not p.hand and not p.folded and p.lay is None for p in again.participants)
+def test_only_a_finished_conflict_is_dealt_again_r20() -> None:
+    state = dealt([black_jack(), luke(), stud(5)])
     with pytest.raises(IllegalMove, match="finished"):
-        continue_fight(state, winner_bonus=True)
+        winner_bonus_pids(state, house_rule=True)
 
 
 def test_it_never_deals_a_player_their_own_discards_back_while_other_cards_are_left_R10_R13() -> (
