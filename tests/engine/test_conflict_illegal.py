@@ -36,8 +36,8 @@ from conflicts.engine.conflict import (
     Reveal,
     SpendExtraCard,
     apply,
-    continue_fight,
     new_conflict,
+    winner_bonus_pids,
 )
 from tests.engine.conflict_kit import (
     JACK,
@@ -276,7 +276,7 @@ def test_it_refuses_a_conflict_that_breaks_the_rules_r12_r14_r18(participants, k
 def test_it_deals_again_only_after_a_finished_conflict_r20(phase: Phase) -> None:
     """R20: "Deal again" follows a finished conflict (a folded one stays unresolved)."""
     with pytest.raises(IllegalMove, match="finished"):
-        continue_fight(STATES[phase], winner_bonus=True)
+        winner_bonus_pids(STATES[phase], house_rule=True)
 
 
 def test_it_reaches_every_phase_in_the_matrix_r10() -> None:
