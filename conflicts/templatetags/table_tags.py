@@ -9,7 +9,6 @@ twice as fast for the Dealer's console). The HTML is what those templates made.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 from typing import Any
 
 from django import template
@@ -17,10 +16,12 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from dustdevils.memo import bounded
+
 register = template.Library()
 
 
-@cache
+@bounded(1)
 def _rulings_url() -> str:
     return reverse("conflicts:rulings")
 

@@ -165,3 +165,57 @@ def test_the_phase_choices_are_the_engines_phases() -> None:
     """``Conflict.phase`` mirrors the engine's state: the same values, each with its label."""
     assert [p.value for p in engine.Phase] == list(Conflict.Phase.values)
     assert {p.value for p in Conflict.OVER} == {engine.Phase.DONE, engine.Phase.FOLDED}
+
+
+SEATS_READ = 'SELECT "conflicts_seat"'  # (the stamp's sub-select inside the conflict's read is not)
+
+
+@pytest.mark.postgres
+def test_a_table_read_reuses_its_seats_until_any_row_behind_them_changes(
+    posse: Conflict, pc_a: Any, player_a: User, dealer: User
+) -> None:
+    """On PostgreSQL the seats (characters, players, knacks) read for a table are kept per
+    process under the rows' versions, and read again as soon as any of them is written — by
+    any path, ``.update()`` included. (Each write below is its own transaction, as another
+    request's would be: rows written in one transaction share its version.)"""
+    from characters.models import Character, Knack
+    from characters.services import chips_grant
+
+    def read() -> tuple[Any, int]:
+        with CaptureQueriesContext(connection) as queries:
+            data = table_read(posse.pk)
+        assert data is not None
+        return data, sum(1 for q in queries.captured_queries if q["sql"].startswith(SEATS_READ))
+
+    def sheet(data: Any) -> Any:
+        return next(s.character for s in data.seats if s.pid == pid_of(pc_a))
+
+    first, seat_queries = read()
+    assert seat_queries == 1
+    again, seat_queries = read()
+    assert seat_queries == 0  # nothing changed: the seats read before
+    assert sheet(again) is sheet(first)
+
+    chips_grant(character_id=pc_a.pk, amount=2, actor=dealer, note="A reward")  # .update()
+    granted, seat_queries = read()
+    assert seat_queries == 1
+    assert sheet(granted).chips == pc_a.chips + 2
+
+    with transaction.atomic():  # a knack's rating, written straight to its row
+        Knack.objects.filter(character=pc_a).update(rating=4)
+    improved, seat_queries = read()
+    assert seat_queries == 1
+    assert {k.rating for k in sheet(improved).knacks.all()} == {4}
+
+    with transaction.atomic():  # the player renames themself
+        User.objects.filter(pk=player_a.pk).update(first_name="Zed")
+    renamed, seat_queries = read()
+    assert seat_queries == 1
+    assert sheet(renamed).player.first_name == "Zed"
+
+    with transaction.atomic():
+        Character.objects.filter(pk=pc_a.pk).update(trait_2="Stubborn as a mule")
+    _, seat_queries = read()
+    assert seat_queries == 1
+    _, seat_queries = read()
+    assert seat_queries == 0
