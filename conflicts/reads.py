@@ -120,11 +120,22 @@ def _seats_stamp_sql() -> str:
     )
 
 
+# What a timeline line shows (and the key its prefetch is grouped by).
+TIMELINE_FIELDS = (
+    "conflict", "seq", "version", "text", "created_at", "actor__first_name", "actor__username",
+)  # fmt: skip
+
+
 def _table() -> QuerySet[Conflict]:
     conflicts = (
         Conflict.objects.select_related("campaign", "session")
         .prefetch_related(
-            Prefetch("events", queryset=Event.objects.select_related("actor").order_by("seq")),
+            Prefetch(
+                "events",
+                queryset=Event.objects.select_related("actor")
+                .only(*TIMELINE_FIELDS)
+                .order_by("seq"),
+            ),
             Prefetch(
                 "campaign__memberships",
                 queryset=Membership.objects.only("user", "role", "campaign"),
