@@ -31,7 +31,11 @@ class Conflict(models.Model):
     )  # R20: "Deal again"
     # R32: a conflict that settles an action of a fight, and the round it was started in.
     fight = models.ForeignKey(
-        "conflicts.Fight", on_delete=models.SET_NULL, null=True, blank=True, related_name="conflicts"
+        "conflicts.Fight",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="conflicts",
     )
     fight_round = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -119,4 +123,13 @@ class MoveKey(models.Model):
 # The fight's models live in their sub-package; importing them here registers them in this app.
 from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat  # noqa: E402
 
-__all__ = ["Conflict", "Event", "Fight", "FightEvent", "FightMoveKey", "FightSeat", "MoveKey", "Seat"]
+__all__ = [
+    "Conflict",
+    "Event",
+    "Fight",
+    "FightEvent",
+    "FightMoveKey",
+    "FightSeat",
+    "MoveKey",
+    "Seat",
+]

@@ -20,8 +20,8 @@ from typing import Any
 from campaigns.models import GameSession, Membership
 from characters.models import Character, ChipEntry
 from characters.rules import ATTRIBUTES
-from conflicts.engine.dice import parse_dice
 from conflicts.engine.conflict import IllegalMove
+from conflicts.engine.dice import parse_dice
 
 FORMAT = "dustdevils.campaign"
 VERSION = 1

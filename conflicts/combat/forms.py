@@ -24,7 +24,10 @@ from conflicts.engine.conflict import IllegalMove
 from conflicts.engine.dice import Opposed, opposed, parse_dice
 
 CARD_CHOICES = [("", "—")] + [(c.text, c.text) for c in FULL_DECK]
-WHOLE = {"required": "Type the total as a whole number.", "invalid": "Type the total as a whole number."}
+WHOLE = {
+    "required": "Type the total as a whole number.",
+    "invalid": "Type the total as a whole number.",
+}
 
 
 def problem_of(form: forms.Form) -> str:
@@ -62,7 +65,9 @@ class QuicknessForm(CombatantForm):
     """R23/R27: a Quickness total typed in from real dice."""
 
     move_type = engine.Quickness
-    total = forms.IntegerField(min_value=0, max_value=999, label="Quickness total", error_messages=WHOLE)
+    total = forms.IntegerField(
+        min_value=0, max_value=999, label="Quickness total", error_messages=WHOLE
+    )
     bust = forms.BooleanField(required=False, label="Bust (more than half the dice show 1)")
 
     def move(self, seats: Mapping[str, FightSeat]) -> Move:
@@ -90,7 +95,7 @@ class CardField(forms.ChoiceField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=CARD_CHOICES, required=False, **kwargs)
 
-    def clean(self, value: Any) -> Card | None:  # type: ignore[override]
+    def clean(self, value: Any) -> Card | None:
         text = super().clean(value)
         return parse_card(text) if text else None
 
@@ -216,7 +221,7 @@ class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
 
 
 def parse_pot(text: str) -> list[tuple[str, int]]:
-    """"white 10, red 5, blue 3" → [("white", 10), ("red", 5), ("blue", 3)] (R27)."""
+    """ "white 10, red 5, blue 3" → [("white", 10), ("red", 5), ("blue", 3)] (R27)."""
     pot = []
     for part in text.replace(";", ",").split(","):
         words = part.split()
@@ -257,13 +262,17 @@ class FightCreateForm(forms.Form):
     card cap (R23) and the Fate pot (R27)."""
 
     title = forms.CharField(max_length=160, required=False, label="Title")
-    session = SessionChoiceField(queryset=GameSession.objects.none(), label="Session", empty_label=None)
+    session = SessionChoiceField(
+        queryset=GameSession.objects.none(), label="Session", empty_label=None
+    )
     extras = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Extras",
         help_text="One line each: how many, who, their Quickness dice — “3 Pinkertons 2d6”.",
     )  # fmt: skip
     surprised_extras = forms.BooleanField(required=False, label="The extras are surprised")
-    cap = forms.IntegerField(min_value=1, max_value=54, initial=engine.DEFAULT_CAP, label="Card cap")
+    cap = forms.IntegerField(
+        min_value=1, max_value=54, initial=engine.DEFAULT_CAP, label="Card cap"
+    )
     fate_pot = forms.CharField(
         max_length=200, label="Fate pot",
         initial=", ".join(f"{c} {n}" for c, n in engine.DEFAULT_FATE_POT),

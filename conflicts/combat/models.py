@@ -97,7 +97,9 @@ class FightEvent(models.Model):
     )
     text = models.TextField()
     secret = models.BooleanField(default=False)
-    cids = models.JSONField(default=list, blank=True)  # a secret line's readers (besides the Dealer)
+    cids = models.JSONField(
+        default=list, blank=True
+    )  # a secret line's readers (besides the Dealer)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -128,9 +128,7 @@ def timeline(
     return out
 
 
-def fight_view(
-    fight: Fight, membership: Membership, *, as_table: bool = False
-) -> dict[str, Any]:
+def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) -> dict[str, Any]:
     """Everything a fight screen shows this viewer (see the module docstring). No query when
     ``fight`` comes from ``load_fight`` (seats and events prefetched)."""
     state = state_from_data(fight.state)
@@ -141,7 +139,9 @@ def fight_view(
     # The one call that decides what this viewer sees (R30). A player passes only their own
     # PCs; the engine refuses an NPC's cards to a non-Dealer whatever is passed.
     view = engine.view_for(state, () if dealer else mine, dealer=dealer)
-    needed = {c.cid for c in engine.quickness_needed(state)} if state.phase == Phase.QUICKNESS else set()
+    needed = (
+        {c.cid for c in engine.quickness_needed(state)} if state.phase == Phase.QUICKNESS else set()
+    )
     fate_by: dict[str, list[str]] = {}
     for d in view.fate_draws:
         fate_by.setdefault(d.who, []).append(
@@ -155,12 +155,24 @@ def fight_view(
         visible_hand = c.hand
         lines.append(
             Line(
-                cid=c.cid, name=c.name, kind=c.kind.value, size=c.size, cards=c.cards,
-                hand=_cards(visible_hand), has_sleeve=c.has_sleeve,
+                cid=c.cid,
+                name=c.name,
+                kind=c.kind.value,
+                size=c.size,
+                cards=c.cards,
+                hand=_cards(visible_hand),
+                has_sleeve=c.has_sleeve,
                 sleeve=card_view(c.sleeve) if c.sleeve is not None else None,
-                total=c.total, bust=c.bust, dice=[list(d) for d in c.dice],
-                surprised=c.surprised, guts_failed=c.guts_failed, cap=c.cap,
-                extended=c.extended, out=c.out, is_up=c.is_up, due=c.due,
+                total=c.total,
+                bust=c.bust,
+                dice=[list(d) for d in c.dice],
+                surprised=c.surprised,
+                guts_failed=c.guts_failed,
+                cap=c.cap,
+                extended=c.extended,
+                out=c.out,
+                is_up=c.is_up,
+                due=c.due,
                 mine=c.cid in mine,
                 needs_quickness=c.cid in needed and not c.surprised,
                 needs_guts=c.cid in needed and c.surprised,
@@ -168,7 +180,7 @@ def fight_view(
                 dice_spec=str(quickness[c.cid]),
                 character_url=character.get_absolute_url() if character is not None else "",
                 fate=fate_by.get(c.cid, []),
-            )  # fmt: skip
+            )
         )
     names = {c.cid: c.name for c in view.combatants}
     up_line = next((line for line in lines if line.is_up), None)

@@ -63,13 +63,6 @@ class TNRoll:
     note: str = ""
 
 
-@dataclass(frozen=True)
-class ConflictLink:
-    """R32: a conflict was started to settle an action of this round (a timeline line)."""
-
-    title: str
-
-
 Move = engine.Move | TNRoll
 
 
@@ -118,11 +111,17 @@ def fight_create(
             kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
             combatants.append(
                 engine.Combatant(
-                    cid, character.name, kind, quickness=character.quickness, cap=cap,
+                    cid,
+                    character.name,
+                    kind,
+                    quickness=character.quickness,
+                    cap=cap,
                     surprised=cid in surprised,
-                )  # fmt: skip
+                )
             )
-            seats.append(FightSeat(cid=cid, kind=kind.value, character=character, name=character.name))
+            seats.append(
+                FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)
+            )
         for n, line in enumerate(extras, start=1):
             name = " ".join(line.name.split())[:120]
             if not name:
@@ -132,9 +131,14 @@ def fight_create(
             cid = f"x{n}"
             combatants.append(
                 engine.Combatant(
-                    cid, name, engine.CombatantKind.EXTRAS, quickness=parse_dice(line.dice),
-                    cap=cap, surprised=cid in surprised, size=line.size,
-                )  # fmt: skip
+                    cid,
+                    name,
+                    engine.CombatantKind.EXTRAS,
+                    quickness=parse_dice(line.dice),
+                    cap=cap,
+                    surprised=cid in surprised,
+                    size=line.size,
+                )
             )
             seats.append(FightSeat(cid=cid, kind="extras", name=name, size=line.size))
         if len(combatants) < 2:
@@ -202,8 +206,6 @@ def fight_move(
         try:
             if isinstance(move, TNRoll):
                 outcome = _tn_roll(state, move, seats, rng)
-            elif isinstance(move, ConflictLink):
-                outcome = engine.Outcome(state, (f"Settled by a conflict (R32): “{move.title}”.",))
             else:
                 outcome = engine.apply(state, move, rng)
         except engine.IllegalMove as error:
@@ -222,10 +224,16 @@ def fight_move(
     return fight
 
 
-def fight_link_conflict(*, fight: Fight, membership: Membership, title: str) -> None:
-    """R32: note on the fight's timeline that a conflict now settles an action of this round
-    (called inside the conflict's creation)."""
-    fight_move(fight_id=fight.pk, membership=membership, move=ConflictLink(title), version=None)
+def fight_note(*, fight_id: int, actor: User, text: str) -> None:
+    """A public line on the fight's timeline from elsewhere in the app (R32: a conflict now
+    settles an action of this round), locked, versioned and published like a move."""
+    with transaction.atomic():
+        fight = Fight.objects.select_for_update(of=("self",)).get(pk=fight_id)
+        state = state_from_data(fight.state)
+        fight.version += 1
+        fight.save(update_fields=["version", "last_move_at"])
+        _append_events(fight, engine.Outcome(state, (text,)), round_=state.round, actor=actor)
+        _publish_on_commit(fight)
 
 
 def controlled_cids(seats: Iterable[FightSeat], membership: Membership) -> set[str]:
@@ -245,7 +253,7 @@ def controlled_cids(seats: Iterable[FightSeat], membership: Membership) -> set[s
 def _check_may(move: Move, seats: Mapping[str, FightSeat], membership: Membership) -> None:
     if membership.is_dealer:
         return
-    if isinstance(move, DEALER_MOVES | ConflictLink):
+    if isinstance(move, DEALER_MOVES):
         raise FightError("Only the Dealer can do that.")
     cid = getattr(move, "cid", None)
     if cid is None or cid not in controlled_cids(seats.values(), membership):
@@ -260,15 +268,14 @@ def _tn_roll(
     spec: DiceSpec = parse_dice(move.dice)
     rolled = roll(spec, rng)
     result = check_tn(rolled.total, move.tn, bust=rolled.bust)
-    who = seats[move.cid].name if move.cid in seats else "The Dealer"
+    seat = seats.get(move.cid) if move.cid else None
+    who = seat.name if seat is not None else "The Dealer"
     note = " ".join(move.note.split())[:200]
     about = f" for “{note}”" if note else ""
     return engine.Outcome(state, (f"{who} rolls {rolled}{about}: {result} (R32).",))
 
 
-def _append_events(
-    fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User
-) -> None:
+def _append_events(fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User) -> None:
     last = fight.events.aggregate(last=Max("seq"))["last"] or 0
     rows = [
         FightEvent(fight=fight, version=fight.version, round=round_, actor=actor, text=text)
@@ -276,9 +283,14 @@ def _append_events(
     ]
     rows += [
         FightEvent(
-            fight=fight, version=fight.version, round=round_, actor=actor, text=s.text,
-            secret=True, cids=list(s.cids),
-        )  # fmt: skip
+            fight=fight,
+            version=fight.version,
+            round=round_,
+            actor=actor,
+            text=s.text,
+            secret=True,
+            cids=list(s.cids),
+        )
         for s in outcome.secrets
     ]
     for seq, row in enumerate(rows, start=last + 1):
@@ -305,8 +317,6 @@ def fight_data(fight: Fight) -> dict[str, Any]:
         "rounds": fight.round,
         "over": fight.is_over,
         "timeline": [
-            {"round": e.round, "text": e.text}
-            for e in fight.events.all()
-            if not e.secret
+            {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret
         ],
     }

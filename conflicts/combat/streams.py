@@ -84,7 +84,11 @@ def _render(viewer: Viewer) -> tuple[int, str] | None:
         return None
     context = fight_view(fight, membership, as_table=viewer.as_table)
     context.update(notice="", error="", csrf_token=viewer.csrf_token)
-    template = "conflicts/combat/table.html#main" if viewer.as_table else "conflicts/combat/detail.html#main"
+    template = (
+        "conflicts/combat/table.html#main"
+        if viewer.as_table
+        else "conflicts/combat/detail.html#main"
+    )
     return fight.version, render_to_string(template, context)
 
 

@@ -76,9 +76,13 @@ def table(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
 def version(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
     """The safety-net poll: 204 while the fight stands still, else its version. Never a card."""
     membership = membership_for(request.user, slug)
-    current = get_object_or_404(
-        Fight.objects.values_list("version", flat=True), pk=fight_id, campaign=membership.campaign
+    current = (
+        Fight.objects.filter(pk=fight_id, campaign=membership.campaign)
+        .values_list("version", flat=True)
+        .first()
     )
+    if current is None:
+        raise Http404("No such fight in this campaign.")
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
     return trigger_client_event(
@@ -150,7 +154,9 @@ def _screen(
 ) -> HttpResponse:
     context = fight_view(fight, membership)
     context.update(notice=notice, error=error)
-    return render(request, "conflicts/combat/detail.html" + ("#main" if request.htmx else ""), context)
+    return render(
+        request, "conflicts/combat/detail.html" + ("#main" if request.htmx else ""), context
+    )
 
 
 def _after(
@@ -181,4 +187,3 @@ def _after(
     elif notice:
         messages.success(request, notice)
     return redirect(fight)
-
