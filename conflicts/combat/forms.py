@@ -25,8 +25,8 @@ from conflicts.engine.dice import Opposed, opposed, parse_dice
 
 CARD_CHOICES = [("", "—")] + [(c.text, c.text) for c in FULL_DECK]
 WHOLE = {
-    "required": "Type the total as a whole number.",
-    "invalid": "Type the total as a whole number.",
+    key: "Type the total as a whole number, 0 or more."
+    for key in ("required", "invalid", "min_value", "max_value")
 }
 
 
