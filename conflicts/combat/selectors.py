@@ -234,7 +234,12 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
                 "who": "The Dealer" if d.who == engine.DEALER else names.get(d.who, d.who),
                 "round": d.round,
                 "chip": d.chip,
-                "cause": card_view(d.cause) if d.cause is not None else None,
+                # In words, not as a card: after a reshuffle the joker is back in the deck.
+                "cause": ""
+                if d.cause is None
+                else "red joker"
+                if d.cause.is_red
+                else "black joker",
             }
             for d in view.fate_draws
         ],

@@ -172,9 +172,7 @@ def test_the_dealer_may_move_every_combatant(
 ) -> None:
     boss = member(dealer, gunfight)
     for n, cid in enumerate((cid_of(pc_b), cid_of(npc), PINKERTONS)):
-        fight_move(
-            fight_id=gunfight.pk, membership=boss, move=engine.Quickness(cid, 7), version=n
-        )
+        fight_move(fight_id=gunfight.pk, membership=boss, move=engine.Quickness(cid, 7), version=n)
     assert gunfight.__class__.objects.get(pk=gunfight.pk).version == 3
 
 
@@ -225,13 +223,14 @@ def test_a_fight_of_another_campaign_is_not_found(
     other = campaign_create(dealer=outsider, name="Elsewhere", setting="")
     stranger = Membership.objects.get(user=outsider, campaign=other)
     with pytest.raises(Fight.DoesNotExist):
-        fight_move(
-            fight_id=gunfight.pk, membership=stranger, move=engine.DealRound(), version=0
-        )
+        fight_move(fight_id=gunfight.pk, membership=stranger, move=engine.DealRound(), version=0)
 
 
 def test_it_publishes_the_new_version_on_commit(
-    gunfight: Fight, dealer: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+    gunfight: Fight,
+    dealer: User,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     sent: list[tuple[str, int]] = []
     monkeypatch.setattr("dustdevils.live.broadcast.publish", lambda t, v: sent.append((t, v)))
@@ -294,7 +293,9 @@ def test_r25_the_red_joker_cannot_go_up_the_sleeve(
     table: FightTable, dealer: User, player_a: User, cids: dict[str, str]
 ) -> None:
     deal_known_round(table, dealer, cids, "RJ 9♣ 3♦ K♥ 4♣ Q♠ J♦ 2♥")
-    table.refused(player_a, "sleeve", "red joker cannot go up the sleeve", cid=cids["abe"], card="RJ")
+    table.refused(
+        player_a, "sleeve", "red joker cannot go up the sleeve", cid=cids["abe"], card="RJ"
+    )
     # ... but plays at any time that round, out of turn (R25).
     table.ok(player_a, "act", cid=cids["abe"], card="RJ", text="Quick draw")
     assert "RJ" in {p.card.text for p in table.state().table}
