@@ -24,10 +24,10 @@ from conflicts.engine.conflict import IllegalMove
 from conflicts.engine.dice import Opposed, opposed, parse_dice
 
 CARD_CHOICES = [("", "—")] + [(c.text, c.text) for c in FULL_DECK]
-WHOLE = {
-    key: "Type the total as a whole number, 0 or more."
-    for key in ("required", "invalid", "min_value", "max_value")
-}
+WHOLE = dict.fromkeys(
+    ("required", "invalid", "min_value", "max_value"),
+    "Type the total as a whole number, 0 or more.",
+)
 
 
 def problem_of(form: forms.Form) -> str:

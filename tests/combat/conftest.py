@@ -5,8 +5,8 @@ drives a fight through HTTP as the people at the table would."""
 from __future__ import annotations
 
 import random
-from html import unescape
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest

@@ -121,6 +121,7 @@ def test_r30_the_choke_point_hides_other_hands_even_if_the_context_is_rendered_c
         context = fight_view(kit_fight, membership)
         for line in context["lines"]:
             if line.cid != JIM:
-                assert not line.hand and line.sleeve is None  # None, or empty
+                assert not line.hand
+                assert line.sleeve is None
         assert all(card.text for _, card, mine in context["order"] if mine)
         assert all(mine for _, _, mine in context["order"])

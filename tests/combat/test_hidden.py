@@ -38,7 +38,7 @@ class Watch:
         self.steps = 0
         self.seen: dict[str, set[str]] = {name: set() for name in cast}  # may see, so far
         self.public: set[str] = set()
-        self.own_cards_shown: dict[str, int] = {name: 0 for name in cast}
+        self.own_cards_shown: dict[str, int] = dict.fromkeys(cast, 0)
 
     def mine(self, user: User) -> tuple[set[str], bool]:
         fight = self.table.fight
@@ -134,7 +134,7 @@ def play_out(
     (``choose(n)``, falling back to acting when the sleeve is taken), checking every step."""
     n = 0
     while (current := engine.up(table.state())) is not None:
-        c, card = current
+        c, _card = current
         user = owner(table.state(), c.cid, watch.cast, players)
         action = choose(n)
         if action == "sleeve" and c.sleeve is not None:
@@ -189,7 +189,8 @@ def test_r30_nobody_sees_a_card_they_may_not_through_a_whole_fight(
     table.ok(dealer, "deal")
     watch.check("round 2 dealt, with the black joker")
     state = table.state()
-    assert state.reshuffle_at_end and state.combatant(cids["bess"]).sleeve is None
+    assert state.reshuffle_at_end
+    assert state.combatant(cids["bess"]).sleeve is None
     play_out(table, watch, players, lambda n: ("act", "sleeve", "pass")[n % 3])
     table.ok(dealer, "end-round")
     watch.check("round 2 ends: the deck is reshuffled")
@@ -228,7 +229,8 @@ def test_r30_a_players_cards_and_the_npcs_are_not_in_the_other_players_pages(
     assert {"K♥", "4♣"} <= bess
     assert not bess & {"RJ", "9♣", "3♦", "Q♠", "7♦", "J♦", "2♥"}
     abe = card_tokens(table.page(player_a))
-    assert {"RJ", "9♣", "3♦"} <= abe and not abe & {"K♥", "4♣", "Q♠", "7♦", "J♦", "2♥"}
+    assert {"RJ", "9♣", "3♦"} <= abe
+    assert not abe & {"K♥", "4♣", "Q♠", "7♦", "J♦", "2♥"}
     console = card_tokens(table.page(dealer))
     assert {"RJ", "9♣", "3♦", "K♥", "4♣", "Q♠", "7♦", "J♦", "2♥"} <= console
     shared = card_tokens(table.page(dealer, f"{table.url}table/"))
@@ -247,6 +249,7 @@ def test_r30_the_export_carries_only_the_public_timeline(
     fight: Fight = table.fight
     data = campaign_export(fight.campaign)
     [record] = data["fights"]
-    assert record["title"] == "Shootout at the livery" and record["session"] == 1
+    assert record["title"] == "Shootout at the livery"
+    assert record["session"] == 1
     assert any("Round 1 dealt" in line["text"] for line in record["timeline"])
     assert card_tokens(str(record)) == set()  # no hand, no red joker: nothing is played yet

@@ -16,7 +16,6 @@ from conflicts.combat.services import (
     ExtrasSpec,
     FightError,
     StaleMove,
-    TNRoll,
     cid_of,
     fight_create,
     fight_move,
@@ -116,7 +115,8 @@ def test_it_refuses_a_bad_set_up_in_plain_words_and_writes_nothing(
         kwargs["characters"] = [pc_a]
     with pytest.raises(FightError, match=says):
         fight_create(campaign=campaign, actor=dealer, session=session, title="x", **kwargs)
-    assert not Fight.objects.exists() and not FightSeat.objects.exists()
+    assert not Fight.objects.exists()
+    assert not FightSeat.objects.exists()
 
 
 def test_it_starts_a_fight_only_in_a_running_session(
@@ -308,8 +308,10 @@ def test_r32_a_tn_roll_is_recorded_on_the_timeline_and_changes_no_card(
     table.ok(player_a, "tn-roll", cid=cids["abe"], dice="2d6", tn=5, note="Shoot the rope")
     assert table.state() == before
     line = table.fight.events.order_by("-seq").first()
-    assert line is not None and line.text.startswith("Abe Slade rolls 2d6: ")
-    assert "for “Shoot the rope”" in line.text and "against TN 5" in line.text
+    assert line is not None
+    assert line.text.startswith("Abe Slade rolls 2d6: ")
+    assert "for “Shoot the rope”" in line.text
+    assert "against TN 5" in line.text
     table.refused(player_a, "tn-roll", "only play your own", cid=cids["bess"], dice="2d6", tn=5)
 
 
