@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES, max_knacks
+from conflicts.engine.dice import DiceSpec, parse_dice
 
 
 def _attribute_constraints() -> list[models.BaseConstraint]:
@@ -81,6 +82,9 @@ class Character(models.Model):
     # database itself can refuse a negative balance, even under concurrent spends.
     chips = models.PositiveIntegerField(default=0)
 
+    # R27 (house rule): the Quickness dice, "NdX" (d4–d12), set by the Dealer; empty: (Hand)d6.
+    quickness_dice = models.CharField(max_length=8, blank=True)
+
     out_of_play = models.BooleanField(default=False)
     fate = models.CharField(max_length=20, choices=Fate.choices, blank=True)
     epitaph = models.TextField(blank=True)
@@ -116,6 +120,14 @@ class Character(models.Model):
     @property
     def is_pc(self) -> bool:
         return self.kind == self.Kind.PC
+
+    @property
+    def quickness(self) -> DiceSpec:
+        """R27: the Quickness dice: what the Dealer set, else (Hand)d6 (the current Hand, at
+        least one die)."""
+        if self.quickness_dice:
+            return parse_dice(self.quickness_dice)
+        return DiceSpec(max(1, self.hand_current), 6)
 
     @property
     def is_important(self) -> bool:

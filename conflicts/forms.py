@@ -20,7 +20,7 @@ from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from characters.selectors import in_play as characters_in_play
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import FULL_DECK, Card, CardParseError, parse_card
-from conflicts.models import Seat, Side
+from conflicts.models import Fight, Seat, Side
 from conflicts.services import DEALER_MOVES, ConflictError, HandSpec
 
 ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in ATTRIBUTES]
@@ -355,10 +355,15 @@ class ConflictCreateForm(forms.Form):
     recovery_points = forms.IntegerField(
         min_value=1, max_value=20, required=False, label="Points to recover"
     )
+    # R32: a conflict that settles an action of a fight's round (from the fight's console).
+    fight_round = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, campaign: Campaign, *args: Any, fight: Fight | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.fight = fight
         sessions = campaign.sessions.exclude(status=GameSession.Status.ENDED).order_by("-number")
         session_field = self.fields["session"]
         assert isinstance(session_field, forms.ModelChoiceField)
@@ -374,10 +379,16 @@ class ConflictCreateForm(forms.Form):
         recovery_field.queryset = campaign.characters.filter(
             pk__in=[c.pk for c in in_play if c.is_pc and recoverable(c)]
         )
+        fighting = {s.character_id for s in fight.seats.all() if s.character_id} if fight else set()
+        if fight is not None:
+            self.fields["title"].initial = f"{fight.title}, round {fight.round}"
+            self.fields["fight_round"].initial = fight.round
+            self.fields["session"].initial = fight.session_id
         for c in self.characters:
             self.fields[f"take_{c.pk}"] = forms.BooleanField(
-                required=False, initial=c.is_pc, label=f"{c.name} takes part"
-            )
+                required=False, initial=c.pk in fighting if fight else c.is_pc,
+                label=f"{c.name} takes part",
+            )  # fmt: skip
             self.fields[f"goal_{c.pk}"] = forms.CharField(
                 max_length=300, required=False, label=f"{c.name}'s goal"
             )

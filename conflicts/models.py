@@ -50,6 +50,15 @@ class Conflict(models.Model):
     previous = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="continued_by"
     )  # R20: "Deal again"
+    # R32: a conflict that settles an action of a fight, and the round it was started in.
+    fight = models.ForeignKey(
+        "conflicts.Fight",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="conflicts",
+    )
+    fight_round = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -130,3 +139,18 @@ class MoveKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# The fight's models live in their sub-package; importing them here registers them in this app.
+from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat  # noqa: E402
+
+__all__ = [
+    "Conflict",
+    "Event",
+    "Fight",
+    "FightEvent",
+    "FightMoveKey",
+    "FightSeat",
+    "MoveKey",
+    "Seat",
+]

@@ -23,7 +23,7 @@ from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
-from conflicts.models import Conflict
+from conflicts.models import Conflict, Fight
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view, conflicts_of, events_at
 from conflicts.services import (
@@ -53,13 +53,15 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The Dealer sets a conflict up: who, which sides, goals, Stakes, the stud (R12, R14, R18,
     R22)."""
     membership = dealer_membership_for(request.user, slug, "set up a conflict")
-    form = ConflictCreateForm(membership.campaign, request.POST or None)
+    fight = _fight_to_settle(request, membership)
+    form = ConflictCreateForm(membership.campaign, request.POST or None, fight=fight)
     if request.method == "POST" and form.is_valid():
         try:
             conflict = conflict_create(
                 campaign=membership.campaign, actor=membership.user, hands=form.hands(),
                 title=form.cleaned_data["title"], stakes=form.cleaned_data["stakes"],
                 session=form.cleaned_data["session"], recovery=form.recovery(),
+                fight=fight, fight_round=form.cleaned_data.get("fight_round"),
             )  # fmt: skip
         except ConflictError as error:
             form.add_error(None, str(error))
@@ -67,7 +69,22 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"“{conflict.title}” is set up: time to size the Deal.")
             return redirect(conflict)
     context = {"campaign": membership.campaign, "membership": membership, "form": form}
-    return render(request, "conflicts/new.html", context)
+    return render(request, "conflicts/new.html", context | {"fight": fight})
+
+
+def _fight_to_settle(request: HtmxHttpRequest, membership: Membership) -> Fight | None:
+    """R32: ``?fight=<id>`` (kept in the form's action): the fight whose action this conflict
+    settles; 404 for a fight of another campaign."""
+    fight_id = request.GET.get("fight", "")
+    if not fight_id:
+        return None
+    if not fight_id.isdigit():
+        raise Http404("No such fight in this campaign.")
+    return get_object_or_404(
+        Fight.objects.select_related("campaign").prefetch_related("seats"),
+        pk=int(fight_id),
+        campaign=membership.campaign,
+    )
 
 
 @never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)

@@ -12,8 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from campaigns.game_sessions import session_start
 from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
+from conflicts.combat.services import fight_create
 from conflicts.services import HandSpec, conflict_create
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +42,10 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         campaign=campaign, actor=dealer, title="Showdown",
         hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
     )  # fmt: skip
+    fight = fight_create(
+        campaign=campaign, actor=dealer, session=session_start(campaign=campaign, actor=dealer),
+        title="Shootout", characters=[pc_a, pc_b, npc],
+    )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
@@ -53,6 +59,7 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         "member_id": member.pk,
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
+        "fight_id": fight.pk,
         "action": "call",
     }
 

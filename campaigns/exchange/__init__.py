@@ -21,8 +21,14 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
       "notes": [{"title", "body"}],                                        # in order
       "sessions": [{"number", "date": "YYYY-MM-DD" | null, "status", "notes",
                     "started_at": ISO | null, "ended_at": ISO | null,
-                    "devil_ratings": {character key: 1-3}}]                # R21
+                    "devil_ratings": {character key: 1-3}}],               # R21
+      "fights": [{"title", "session": number | null, "rounds": n, "over": bool,
+                  "timeline": [{"round": n, "text"}]}]    # only if any; public lines (R30)
     }
+
+Optional fields, written only when there is something to write: a character's
+``quickness_dice`` (R27, set by the Dealer: imported), and ``fights`` (the public timeline of
+each fight: a record, which importing does not bring back, as it does not bring conflicts).
 
 Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
 ``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their

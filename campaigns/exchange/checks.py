@@ -20,6 +20,8 @@ from typing import Any
 from campaigns.models import GameSession, Membership
 from characters.models import Character, ChipEntry
 from characters.rules import ATTRIBUTES
+from conflicts.engine.conflict import IllegalMove
+from conflicts.engine.dice import parse_dice
 
 FORMAT = "dustdevils.campaign"
 VERSION = 1
@@ -123,8 +125,11 @@ class _Checker:
     def fail(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
-    def fields(self, value: Any, path: str, names: tuple[str, ...]) -> dict[str, Any]:
-        """An object with exactly these fields; a missing or unknown one is a problem."""
+    def fields(
+        self, value: Any, path: str, names: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        """An object with exactly these fields (and maybe the ``optional`` ones); a missing or
+        unknown one is a problem."""
         if value is _MISSING:
             return {}
         if not isinstance(value, dict):
@@ -132,7 +137,9 @@ class _Checker:
             return {}
         self.problems.extend(f"{_name(path, n)}: is missing" for n in names if n not in value)
         self.problems.extend(
-            f"{_name(path, n)}: is not part of this format" for n in value if n not in names
+            f"{_name(path, n)}: is not part of this format"
+            for n in value
+            if n not in names and n not in optional
         )
         return value
 
@@ -313,7 +320,7 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
              f"{_shown(data.get('version'))}"]
         )  # fmt: skip
     c = _Checker()
-    top = c.fields(data, "", _TOP)
+    top = c.fields(data, "", _TOP, optional=("fights",))  # fights: a record, not imported
     info = c.object_at(top, "campaign", "", _CAMPAIGN)
     slug = c.text_at(info, "slug", "campaign", limit=130, required=True)
     if slug.strip() and not _SLUG.match(slug):
@@ -391,7 +398,7 @@ def _keys(c: _Checker, characters: list[PlannedCharacter]) -> dict[str, str]:
 def _character(
     c: _Checker, raw: Any, path: str, usernames: set[str], session_numbers: set[int]
 ) -> PlannedCharacter:
-    obj = c.fields(raw, path, _CHARACTER)
+    obj = c.fields(raw, path, _CHARACTER, optional=("quickness_dice",))
     key = c.text_at(obj, "key", path, limit=200, required=True)
     kind = c.choice_at(obj, "kind", path, Character.Kind.values)
     out_of_play = c.flag_at(obj, "out_of_play", path)
@@ -413,6 +420,12 @@ def _character(
         "epitaph": c.text_at(obj, "epitaph", path),
         "left_play_at": c.moment_at(obj, "left_play_at", path),
     }
+    if "quickness_dice" in obj:  # R27 (house rule): written only when the Dealer set them
+        dice = c.text_at(obj, "quickness_dice", path, limit=8)
+        try:
+            values["quickness_dice"] = str(parse_dice(dice))
+        except IllegalMove as error:
+            c.fail(f"{path}.quickness_dice", str(error))
     attributes = c.object_at(obj, "attributes", path, ATTRIBUTES)
     for name in ATTRIBUTES:  # R29: a rating 0–5, the current value within it
         where = f"{path}.attributes"

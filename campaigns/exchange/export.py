@@ -12,6 +12,7 @@ from campaigns.exchange.checks import FORMAT, VERSION
 from campaigns.models import Campaign
 from characters.models import Character
 from characters.rules import ATTRIBUTES
+from conflicts.combat.services import fight_data
 
 
 def _when(value: dt.datetime | None) -> str | None:
@@ -57,7 +58,7 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
         if link.npc_id in keys and link.pc_id in keys  # never point outside the file
     ]
     sessions = campaign.sessions.prefetch_related("devil_ratings")
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "campaign": {
@@ -93,12 +94,23 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
             for session in sorted(sessions, key=lambda s: s.number)
         ],
     }
+    fights = fights_export(campaign)
+    if fights:  # written when there are any, so a campaign without fights keeps its file
+        data["fights"] = fights
+    return data
+
+
+def fights_export(campaign: Campaign) -> list[dict[str, Any]]:
+    """The fights' public record (R30: no secret line, no hidden card), oldest first. Importing
+    does not bring fights back (as conflicts): they are the story of the evenings played."""
+    fights = campaign.fights.select_related("session").prefetch_related("events")
+    return [fight_data(f) for f in sorted(fights, key=lambda f: (f.created_at, f.pk))]
 
 
 def _character(character: Character, key: str) -> dict[str, Any]:
     knacks = sorted(character.knacks.all(), key=lambda k: (-k.rating, k.name))
     ledger = sorted(character.chip_entries.all(), key=lambda e: (e.created_at, e.pk))
-    return {
+    data: dict[str, Any] = {
         "key": key,
         "name": character.name,
         "kind": character.kind,
@@ -132,6 +144,9 @@ def _character(character: Character, key: str) -> dict[str, Any]:
         "epitaph": character.epitaph,
         "left_play_at": _when(character.left_play_at),
     }
+    if character.quickness_dice:  # R27 (house rule): only when the Dealer set them
+        data["quickness_dice"] = character.quickness_dice
+    return data
 
 
 def campaign_file_dump(data: dict[str, Any]) -> str:

@@ -54,7 +54,7 @@ def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) 
 def campaign_restore(data: dict[str, Any], *, campaign: Campaign, dealer: User) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
     notes and sessions are replaced by the file's; its name, setting and pitch too. Its
-    conflicts are removed (the format does not carry them). Seats are
+    conflicts and fights are removed (the format does not carry them back). Seats are
     kept, the file's members who have an account here are seated, and ``dealer`` stays the
     Dealer. The file must be a copy of this campaign (same slug), so a file meant for another
     table cannot overwrite this one. That ``dealer`` deals ``campaign`` is the caller's check.
@@ -74,6 +74,7 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User) -> ImportResult:
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         # The file holds no conflicts: played ones would point at characters that are gone.
         campaign.conflicts.all().delete()
+        campaign.fights.all().delete()  # likewise (the file keeps only their record)
         # Characters take their knacks, ledgers, Wanted! links and Devil ratings with them.
         campaign.characters.all().delete()
         campaign.links.all().delete()

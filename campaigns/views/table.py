@@ -29,6 +29,7 @@ from campaigns.services import CampaignError
 from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
+from conflicts.combat.selectors import session_fights
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -204,6 +205,7 @@ def _session_page(membership: Membership, session: GameSession, **extra: Any) ->
         "rows": selectors.devil_ratings(session, membership),
         "story": session_story(session, membership),
         "end_form": SessionEndForm(campaign=membership.campaign),
+        "fights": session_fights(session, membership),
         **extra,
     }
 

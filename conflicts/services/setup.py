@@ -11,9 +11,10 @@ from django.db import transaction
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import Character
 from characters.rules import ATTRIBUTES
+from conflicts.combat.services import fight_note
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, Seat
+from conflicts.models import Conflict, Event, Fight, Seat
 from conflicts.services.errors import ConflictError
 
 
@@ -91,6 +92,8 @@ def conflict_create(
     recovery: tuple[Character, int] | None = None,
     previous: Conflict | None = None,
     winner_bonus_pids: Sequence[str] = (),
+    fight: Fight | None = None,
+    fight_round: int | None = None,
 ) -> Conflict:
     """Set up a conflict (the Dealer's first step). Characters must belong to the campaign."""
     title = " ".join(title.split())
@@ -125,7 +128,16 @@ def conflict_create(
             phase=state.phase.value,
             previous=previous,
             created_by=actor,
+            fight=fight,
+            fight_round=fight_round if fight is not None else None,
         )
+        if fight is not None:  # R32: the conflict settles an action of that round
+            if fight.campaign_id != campaign.pk:
+                raise ConflictError("That fight belongs to another campaign.")
+            fight_note(
+                fight_id=fight.pk, actor=actor,
+                text=f"Settled by a conflict (R32): “{title}”.",
+            )  # fmt: skip
         Seat.objects.bulk_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
             for pid, character, goal in seats

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('conflicts', '0001_initial'),
+        ('conflicts', '0002_fights'),
     ]
 
     operations = [

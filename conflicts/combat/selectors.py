@@ -1,0 +1,277 @@
+"""Reads for the fight screens. ``fight_view`` is the ONE place a template gets a fight's cards.
+
+It asks the engine's choke point (``view_for``, built on ``visible_cards``: R30) for this
+viewer's picture of the fight and turns only that into the context: other combatants' hands
+appear as counts, a sleeve as one face-down card, an NPC's or extras' cards are the Dealer's
+alone, the deck's order never appears, and a secret timeline line reaches only the Dealer and the
+players of the player characters it names. The table view (the shared screen) is the view of
+nobody in particular: public facts only, even when the Dealer looks at it.
+
+A fight's read is one ORM queryset (``load_fight``): the row with its campaign and session, its
+seats with their characters, its timeline with the actors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
+
+from campaigns.models import Campaign, GameSession, Membership
+from conflicts.combat.models import Fight, FightEvent, FightSeat
+from conflicts.combat.services import controlled_cids
+from conflicts.engine import action_deck as engine
+from conflicts.engine.cards import RED_JOKER, Card
+from conflicts.engine.fight_serial import state_from_data
+from conflicts.selectors import CardView, card_view
+from dustdevils.idempotency import FreshKey
+
+Phase = engine.Phase
+PHASE_LABELS = {
+    Phase.QUICKNESS: "Quickness rolls",
+    Phase.COUNTDOWN: "The countdown",
+    Phase.OVER: "The fight is over",
+}
+SPEEDS = [("short", "Short (1 card)"), ("simple", "Simple (0)"), ("extended", "Extended (2+)")]
+
+
+def fights_queryset() -> QuerySet[Fight]:
+    """Every fight as its screens read it, in one queryset."""
+    return Fight.objects.select_related("campaign", "session").prefetch_related(
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character")),
+        Prefetch("events", queryset=FightEvent.objects.select_related("actor")),
+    )
+
+
+def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
+    """The fight (in that campaign) with what every screen shows; None when there is none."""
+    fights = fights_queryset().filter(pk=fight_id)
+    if campaign is not None:
+        fights = fights.filter(campaign=campaign)
+    return fights.first()
+
+
+def fights_of_session(session: GameSession) -> list[Fight]:
+    return list(fights_queryset().filter(session=session).order_by("created_at"))
+
+
+@dataclass
+class Line:
+    """One combatant as this viewer may see it (everything from ``engine.view_for``)."""
+
+    cid: str
+    name: str
+    kind: str
+    size: int
+    cards: int
+    hand: list[CardView] | None  # None: hidden from this viewer (only the count shows)
+    has_sleeve: bool
+    sleeve: CardView | None
+    total: int | None
+    bust: bool
+    dice: list[list[int]]
+    surprised: bool
+    guts_failed: bool
+    cap: int | None
+    extended: engine.Extended | None
+    out: bool
+    is_up: bool
+    due: int
+    mine: bool  # this viewer plays it (a player: their own PC; the Dealer: every combatant)
+    needs_quickness: bool
+    needs_guts: bool
+    has_red_joker: bool
+    dice_spec: str = ""
+    character_url: str = ""
+    fate: list[str] = field(default_factory=list)
+
+    @property
+    def sleeve_list(self) -> list[CardView]:
+        return [self.sleeve] if self.sleeve is not None else []
+
+    @property
+    def kind_label(self) -> str:
+        return {"pc": "PC", "npc": "NPC", "extras": "Extras"}[self.kind]
+
+
+@dataclass(frozen=True)
+class TimelineLine:
+    seq: int
+    round: int
+    text: str
+    secret: bool
+    actor: str
+
+
+def _cards(cards: Iterable[Card] | None) -> list[CardView] | None:
+    return None if cards is None else [card_view(c) for c in cards]
+
+
+def timeline(
+    fight: Fight, seats: Iterable[FightSeat], membership: Membership | None, *, as_table: bool
+) -> list[TimelineLine]:
+    """The lines this viewer may read (R30): public ones for everybody; a secret one for the
+    Dealer and the players of the player characters it names; the table view: public only."""
+    dealer = membership is not None and membership.is_dealer and not as_table
+    mine = set() if as_table or membership is None else controlled_cids(seats, membership)
+    if dealer:
+        mine = set()
+    out = []
+    for e in fight.events.all():
+        if e.secret and not dealer and not (set(e.cids) & mine):
+            continue
+        actor = (e.actor.first_name or e.actor.username) if e.actor else ""
+        out.append(TimelineLine(e.seq, e.round, e.text, e.secret, actor))
+    return out
+
+
+def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) -> dict[str, Any]:
+    """Everything a fight screen shows this viewer (see the module docstring). No query when
+    ``fight`` comes from ``load_fight`` (seats and events prefetched)."""
+    state = state_from_data(fight.state)
+    seats = list(fight.seats.all())
+    by_cid = {s.cid: s for s in seats}
+    dealer = membership.is_dealer and not as_table
+    mine = set() if as_table else controlled_cids(seats, membership)
+    # The one call that decides what this viewer sees (R30). A player passes only their own
+    # PCs; the engine refuses an NPC's cards to a non-Dealer whatever is passed.
+    view = engine.view_for(state, () if dealer else mine, dealer=dealer)
+    needed = (
+        {c.cid for c in engine.quickness_needed(state)} if state.phase == Phase.QUICKNESS else set()
+    )
+    fate_by: dict[str, list[str]] = {}
+    for d in view.fate_draws:
+        fate_by.setdefault(d.who, []).append(
+            f"round {d.round}: {d.chip or 'nothing (the pot was empty)'}"
+        )
+    quickness = {c.cid: c.quickness for c in state.combatants}  # public: the dice, not a card
+    lines = []
+    for c in view.combatants:
+        seat = by_cid.get(c.cid)
+        character = seat.character if seat is not None else None
+        visible_hand = c.hand
+        lines.append(
+            Line(
+                cid=c.cid,
+                name=c.name,
+                kind=c.kind.value,
+                size=c.size,
+                cards=c.cards,
+                hand=_cards(visible_hand),
+                has_sleeve=c.has_sleeve,
+                sleeve=card_view(c.sleeve) if c.sleeve is not None else None,
+                total=c.total,
+                bust=c.bust,
+                dice=[list(d) for d in c.dice],
+                surprised=c.surprised,
+                guts_failed=c.guts_failed,
+                cap=c.cap,
+                extended=c.extended,
+                out=c.out,
+                is_up=c.is_up,
+                due=c.due,
+                mine=c.cid in mine,
+                needs_quickness=c.cid in needed and not c.surprised,
+                needs_guts=c.cid in needed and c.surprised,
+                has_red_joker=visible_hand is not None and RED_JOKER in visible_hand,
+                dice_spec=str(quickness[c.cid]),
+                character_url=character.get_absolute_url() if character is not None else "",
+                fate=fate_by.get(c.cid, []),
+            )
+        )
+    names = {c.cid: c.name for c in view.combatants}
+    up_line = next((line for line in lines if line.is_up), None)
+    my_lines = [line for line in lines if line.mine] if not dealer else []
+    role = "table" if as_table else "dealer" if dealer else "player" if my_lines else "watcher"
+    slug = fight.campaign.slug
+    links = {
+        "detail": reverse("conflicts:fight", args=[slug, fight.pk]),
+        "table": reverse("conflicts:fight_table", args=[slug, fight.pk]),
+        "version": reverse("conflicts:fight_version", args=[slug, fight.pk]),
+        "rulings": reverse("conflicts:rulings"),
+        "session": reverse("campaigns:session", args=[slug, fight.session.number])
+        if fight.session
+        else "",
+    }
+    return {
+        "fight": fight,
+        "campaign": fight.campaign,
+        "membership": membership,
+        "role": role,
+        "is_dealer": dealer,
+        "version": fight.version,
+        "is_over": state.phase == Phase.OVER,
+        "phase": state.phase.value,
+        "phase_label": PHASE_LABELS[state.phase],
+        "round": view.round,
+        "lines": lines,
+        "my_lines": my_lines,
+        "my_turn": up_line is not None and up_line.mine and role == "player",
+        "up": up_line,
+        "up_card": card_view(view.up_card) if view.up_card is not None else None,
+        "order": [(names[cid], card_view(card), cid in mine) for cid, card in view.running_order],
+        "table": [
+            {
+                "name": names.get(p.cid, p.cid),
+                "card": card_view(p.card),
+                "text": p.text,
+                "speed": p.speed.value,
+                "out_of_turn": p.out_of_turn,
+                "interrupted": names.get(p.interrupted or "", ""),
+                "opposed": p.opposed.value if p.opposed else "",
+            }
+            for p in view.table
+        ],
+        "under_way": state.under_way and bool(view.table),
+        "discards": [card_view(c) for c in view.discards],
+        "deck_left": view.deck_left,
+        "reshuffle_at_end": view.reshuffle_at_end,
+        "fate_draws": [
+            {
+                "who": "The Dealer" if d.who == engine.DEALER else names.get(d.who, d.who),
+                "round": d.round,
+                "chip": d.chip,
+                # In words, not as a card: after a reshuffle the joker is back in the deck.
+                "cause": ""
+                if d.cause is None
+                else "red joker"
+                if d.cause.is_red
+                else "black joker",
+            }
+            for d in view.fate_draws
+        ],
+        "fate_pot": view.fate_pot,  # None but for the Dealer (R30)
+        "all_in": state.phase == Phase.QUICKNESS and not needed,
+        "waiting_for": [names[cid] for cid in needed],
+        "timeline": timeline(fight, seats, membership, as_table=as_table),
+        "links": links,
+        "speeds": SPEEDS,
+        "fresh_key": FreshKey(),
+        "others": [line for line in lines if not line.mine],
+        "settle_url": _settle_url(fight, state) if dealer else "",
+    }
+
+
+def _settle_url(fight: Fight, state: engine.FightState) -> str:
+    """R32: the conflict wizard, opened with this fight's characters and linked to this round."""
+    base = reverse("conflicts:new", args=[fight.campaign.slug])
+    return f"{base}?fight={fight.pk}&round={state.round}"
+
+
+@dataclass(frozen=True)
+class SessionFight:
+    """A fight on its session's page: its link and the timeline this viewer may read."""
+
+    fight: Fight
+    lines: list[TimelineLine]
+
+
+def session_fights(session: GameSession, membership: Membership) -> list[SessionFight]:
+    """The session's fights with their timelines as this member may read them (R30)."""
+    return [
+        SessionFight(f, timeline(f, f.seats.all(), membership, as_table=False))
+        for f in fights_of_session(session)
+    ]
