@@ -1,4 +1,4 @@
-"""Writes to characters: sheets, the chip ledger and spending chips outside conflicts (R15).
+"""Writes to characters: sheets, the chip ledger and spending chips between conflicts (R15).
 
 Every function is keyword-only, runs in one transaction and raises a ``CharacterError`` (a
 ``ValueError`` with a plain-words message) when the rules say no; nothing is half-written.
@@ -29,7 +29,7 @@ from characters.rules import (
     knack_improvement_cost,
     max_knacks,
 )
-from characters.selectors import bought_points
+from characters.selectors import bought_points, spend_hold
 from conflicts.models import Conflict
 from dustdevils.live import broadcast as live
 
@@ -70,6 +70,9 @@ def chips_change(
     The lock serialises concurrent spends; the database's own check (chips ≥ 0) is the last
     line: a balance can never go below zero. ``key`` is the form's idempotency key: the row
     carries it, so the same form sent twice changes chips once (see ``claim_key``).
+
+    The ledger names who spent: a narration bid is paid when the Dealer closes the bidding,
+    but it is the bidder's spend (R16), so its row names the character's player.
     """
     if amount == 0:
         raise CharacterError("A chip change must add or take at least one chip.")
@@ -87,6 +90,9 @@ def chips_change(
         except IntegrityError as error:  # pragma: no cover - the lock above prevents it
             raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
         live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
+        actor_id = actor.pk if actor is not None else None
+        if reason == ChipEntry.Reason.NARRATION_BID and character.player_id is not None:
+            actor_id = character.player_id
         try:
             with transaction.atomic():
                 return ChipEntry.objects.create(
@@ -95,7 +101,7 @@ def chips_change(
                     balance_after=balance,
                     reason=reason,
                     note=note[:200],
-                    actor=actor,
+                    actor_id=actor_id,
                     session=session,
                     conflict=conflict,
                     key=key[:KEY_MAX],
@@ -158,7 +164,7 @@ def chip_totals(character: Character) -> dict[str, int]:
     return {"current": earned - spent, "earned": earned, "spent": spent}
 
 
-# --- Spending chips outside conflicts (R15) ---------------------------------------------------
+# --- Spending chips between conflicts (R15) ---------------------------------------------------
 
 
 def attribute_improve(
@@ -173,6 +179,7 @@ def attribute_improve(
         claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
+        _refuse_if_held(character)
         new = character.rating(attribute) + 1
         if new > ATTRIBUTE_MAX:
             raise CharacterError(f"{label} is already {ATTRIBUTE_MAX}, the highest it can go.")
@@ -198,6 +205,7 @@ def knack_improve(*, knack_id: int, actor: User | None, key: str = "") -> Knack:
         claim_key(Knack.objects.values_list("character_id", flat=True).get(pk=knack_id), key)
         knack = Knack.objects.select_for_update().select_related("character").get(pk=knack_id)
         _refuse_if_out(knack.character)
+        _refuse_if_held(knack.character)
         new = knack.rating + 1
         if new > KNACK_MAX:
             raise CharacterError(f"{knack.name} is already {KNACK_MAX}, the highest a knack goes.")
@@ -223,6 +231,7 @@ def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = ""
         claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
+        _refuse_if_held(character)
         existing = list(character.knacks.values_list("name", flat=True))
         if name.lower() in {n.lower() for n in existing}:
             raise CharacterError(f"{character.name} already has {name}.")
@@ -246,6 +255,15 @@ def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = ""
 def _refuse_if_out(character: Character) -> None:
     if character.out_of_play:
         raise CharacterError(f"{character.name} has left play; the sheet is kept as it was.")
+
+
+def _refuse_if_held(character: Character) -> None:
+    """R15: chips are spent between conflicts, never at a Call nor with a narration bid open
+    (``selectors.spend_hold``). Checked under the character's lock, which every chip change
+    takes, so a bid's payment and a spend never both count the same chips."""
+    hold = spend_hold(character)
+    if hold:
+        raise CharacterError(hold)
 
 
 # --- Sheets -----------------------------------------------------------------------------------
