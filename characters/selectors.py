@@ -63,9 +63,10 @@ def may_end(character: Character, membership: Membership) -> bool:
 
 
 def in_play(campaign: Campaign) -> QuerySet[Character]:
-    """The characters that may still be seated in a conflict or a fight: never one whose last
-    stand took it out of play (R17). The one place set-up forms choose from."""
-    return campaign.characters.filter(out_of_play=False)
+    """The characters that may be seated in a conflict or a fight: never one whose last stand
+    took it out of play (R17), nor a player's new character the Dealer has not approved yet.
+    The one place set-up forms choose from."""
+    return campaign.characters.filter(out_of_play=False, approved=True)
 
 
 def seated_players(campaign: Campaign) -> QuerySet[User]:

@@ -243,9 +243,7 @@ if not SECRET_KEY:
 elif PRODUCTION and (
     # Django's own measure of a weak key (check security.W009), made a refusal to start: a
     # warning in a deploy log is easy to miss, a forged session is not.
-    len(SECRET_KEY) < 50
-    or len(set(SECRET_KEY)) < 5
-    or SECRET_KEY.startswith("django-insecure-")
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
 ):
     raise ImproperlyConfigured(
         "SECRET_KEY is too weak for DJANGO_ENV=production: use 50+ random characters, e.g. "

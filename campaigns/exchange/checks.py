@@ -294,6 +294,7 @@ _CAMPAIGN = ("name", "slug", "setting", "pitch", "winner_bonus")
 _CHARACTER = (
     "key", "name", "kind", "player", "vocation", "description", "back_story", "attributes",
     "traits", "knacks", "devil", "chips", "out_of_play", "fate", "epitaph", "left_play_at",
+    "secrets", "approved",
 )  # fmt: skip
 _ENTRY = ("amount", "reason", "note", "actor", "at", "session")
 _LINK = ("npc", "pc", "devil_touched", "notes")
@@ -412,7 +413,13 @@ def _character(
         "fate": c.choice_at(obj, "fate", path, ["", *Character.Fate.values]),
         "epitaph": c.text_at(obj, "epitaph", path),
         "left_play_at": c.moment_at(obj, "left_play_at", path),
+        # The Dealer's secrets of a non-player character (only the Dealer exports), and a
+        # player's character still waiting for approval; a file without them: none, approved.
+        "secrets": c.text_at(obj, "secrets", path) if kind == Character.Kind.NPC else "",
+        "approved": c.flag_at(obj, "approved", path) if "approved" in obj else True,
     }
+    if kind != Character.Kind.NPC and c.text_at(obj, "secrets", path):
+        c.fail(f"{path}.secrets", "only a non-player character has secrets")
     attributes = c.object_at(obj, "attributes", path, ATTRIBUTES)
     for name in ATTRIBUTES:  # R29: a rating 0–5, the current value within it
         where = f"{path}.attributes"
