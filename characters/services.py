@@ -32,6 +32,7 @@ from characters.rules import (
 from characters.selectors import bought_points, spend_hold
 from conflicts.models import Conflict
 from dustdevils.live import broadcast as live
+from dustdevils.live import campaign_stream as campaign_page
 
 
 class CharacterError(ValueError):
@@ -90,6 +91,7 @@ def chips_change(
         except IntegrityError as error:  # pragma: no cover - the lock above prevents it
             raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
         live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
+        campaign_page.announce(character.campaign_id)  # and the campaign page its chip counts
         actor_id = actor.pk if actor is not None else None
         if reason == ChipEntry.Reason.NARRATION_BID and character.player_id is not None:
             actor_id = character.player_id
@@ -338,6 +340,7 @@ def character_create(
         Knack.objects.bulk_create(
             Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
         )
+        campaign_page.announce(campaign.pk)
     return character
 
 
@@ -456,7 +459,7 @@ def character_approve(*, character_id: int, actor: User | None) -> Character:
             character.approved = True
             character.save(update_fields=["approved", "updated_at"])
             live.publish_on_commit(f"character-{character.pk}")
-            live.publish_on_commit(f"campaign-{character.campaign_id}")
+            campaign_page.announce(character.campaign_id)
         return character
 
 
