@@ -8,3 +8,13 @@ class CampaignsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "campaigns"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from dustdevils.live.campaign_stream import conflict_saved
+
+        # A conflict set up or ended tells the campaign page (the running-conflict link).
+        post_save.connect(
+            conflict_saved, sender="conflicts.Conflict", dispatch_uid="campaign-page-conflicts"
+        )

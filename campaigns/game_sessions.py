@@ -28,6 +28,7 @@ from campaigns.services import CampaignError
 from characters.models import Character, SessionSnapshot
 from characters.rules import ATTRIBUTES
 from conflicts.models import Conflict
+from dustdevils.live import campaign_stream as campaign_page
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ def session_start(*, campaign: Campaign, actor: User, number: int | None = None)
             text=f"{display_name(actor)} starts session {session.number}. Players: set your "
             "Devil ratings (R21).",
         )
+        campaign_page.announce(campaign.pk)  # open campaign and session pages look again
     log.info("Session %s of %s started by %s", session.number, campaign.slug, actor)
     return session
 
@@ -155,6 +157,7 @@ def _end(
         SessionEvent.objects.create(
             session=session, actor=actor, at=now, text=" ".join(filter(None, [text, ruling]))
         )
+        campaign_page.announce(session.campaign_id)
         # robust: the end is committed whatever happens to the queueing; a recovery that could
         # not be queued (broker down) is queued again by the sweep (LOST_RECOVERY_MINUTES).
         transaction.on_commit(lambda: _queue_recovery(session_id), robust=True)

@@ -23,6 +23,7 @@ from campaigns.models import (
     hash_token,
 )
 from characters.models import Character
+from dustdevils.live import campaign_stream as campaign_page
 
 INVITE_DAYS = 7
 
@@ -253,4 +254,5 @@ def devil_rating_set(
     record, _ = DevilRating.objects.update_or_create(
         session=session, character=character, defaults={"rating": rating, "set_by": actor}
     )
+    campaign_page.announce(session.campaign_id)  # open session pages show it
     return record

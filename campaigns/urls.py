@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.urls import URLPattern, path
 
 from campaigns.views import game_sessions, seats, table
+from dustdevils.live.campaign_stream import campaign_stream
 
 app_name = "campaigns"
 
@@ -16,6 +17,7 @@ urlpatterns: list[URLPattern] = [
     path("campaigns/new/", table.campaign_create, name="create"),
     path("join/<str:token>/", seats.join, name="join"),
     path("c/<slug:slug>/", table.detail, name="detail"),
+    path("c/<slug:slug>/stream/", campaign_stream, name="stream"),
     # Dealer prep
     path("c/<slug:slug>/notes/new/", table.note_create, name="note_create"),
     path("c/<slug:slug>/notes/<int:note_id>/edit/", table.note_edit, name="note_edit"),

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import QuerySet
+from django.http import QueryDict
 
 from characters.models import Character, ChipEntry, Knack
 from characters.rules import (
@@ -21,6 +22,7 @@ from characters.rules import (
     ATTRIBUTE_MIN_PC,
     ATTRIBUTE_SUITS,
     ATTRIBUTES,
+    TRAIT_EXAMPLE,
     Problem,
     SheetSummary,
     check_sheet,
@@ -46,6 +48,12 @@ def _as_int(value: object) -> int:
         return 0
 
 
+TRAIT_HELP = (
+    f"Written as a simile, the way the table would say it: \u201c{TRAIT_EXAMPLE}\u201d, "
+    "\u201cStubborn as a mule\u201d, \u201cQuiet like a church\u201d."
+)
+
+
 class SheetForm(forms.Form):
     """One character sheet: details, attributes, traits, knacks and Devil.
 
@@ -53,6 +61,8 @@ class SheetForm(forms.Form):
     ``players`` adds the "whose character" choice (the Dealer making a PC for a seated player).
     ``with_currents`` adds the current values (the Dealer editing an NPC, R29).
     ``bought`` is the points a PC bought with chips since creation (R15).
+    ``locked``: a player editing their approved character — the ratings (attributes and
+    knacks) are the saved ones whatever the page sends; only the words change.
     """
 
     name = forms.CharField(
@@ -65,9 +75,11 @@ class SheetForm(forms.Form):
     eye = forms.IntegerField()
     guts = forms.IntegerField()
     heart = forms.IntegerField()
-    trait_1 = forms.CharField(max_length=120, required=False)
-    trait_2 = forms.CharField(max_length=120, required=False)
+    trait_1 = forms.CharField(max_length=120, required=False, help_text=TRAIT_HELP)
+    trait_2 = forms.CharField(max_length=120, required=False, help_text=TRAIT_HELP)
     devil = forms.CharField(widget=forms.Textarea, required=False)
+    # A non-player character's secrets (the Dealer's form only; see Character.secrets).
+    secrets = forms.CharField(widget=forms.Textarea, required=False)
     devil_rating = forms.IntegerField(
         required=False, error_messages={"invalid": "The Devil's rating is a number, 1 to 3."}
     )
@@ -79,10 +91,27 @@ class SheetForm(forms.Form):
         players: QuerySet[User] | None = None,
         with_currents: bool = False,
         bought: tuple[int, int] = (0, 0),
+        locked: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.is_pc = is_pc
+        self.locked = locked
+        if locked and self.is_bound:
+            data = QueryDict(mutable=True)
+            if hasattr(self.data, "lists"):
+                for key, values in self.data.lists():
+                    data.setlist(key, values)
+            else:
+                data.update(self.data)
+            for name in ATTRIBUTES:
+                data[name] = str(self.initial.get(name, ""))
+            knacks = self.initial.get("knacks", [])
+            data.setlist("knack_name", [k["name"] for k in knacks])
+            data.setlist("knack_rating", [str(k["rating"]) for k in knacks])
+            self.data = data
+        if is_pc:
+            del self.fields["secrets"]
         self.bought = bought
         self.group_errors: dict[str, list[str]] = {group: [] for group in GROUPS}
         low = ATTRIBUTE_MIN_PC if is_pc else ATTRIBUTE_MIN_NPC
@@ -204,6 +233,7 @@ class SheetForm(forms.Form):
         }
         data.update({name: self.cleaned_data[name] for name in ATTRIBUTES})
         data["devil"] = self.cleaned_data.get("devil") or ""
+        data["secrets"] = self.cleaned_data.get("secrets") or "" if not self.is_pc else ""
         # No Devil, no rating (an NPC's Devil is optional, R28).
         has_devil = bool(data["devil"].strip())
         data["devil_rating"] = self.cleaned_data.get("devil_rating") if has_devil else None
@@ -231,6 +261,8 @@ class SheetForm(forms.Form):
 
     def blank_knack_rows(self) -> range:
         """Empty rows for typing new knacks: up to six, and never past the knack limit."""
+        if self.locked:
+            return range(0)
         filled = len(self.knack_rows())
         limit = self.summary().knack_limit
         return range(max(0, min(BLANK_KNACK_ROWS, limit - filled)))
@@ -242,7 +274,7 @@ def sheet_initial(character: Character) -> dict[str, Any]:
         field: getattr(character, field)
         for field in (
             "name", "vocation", "description", "back_story", "trait_1", "trait_2", "devil",
-            "devil_rating", *ATTRIBUTES,
+            "devil_rating", "secrets", *ATTRIBUTES,
         )
     }  # fmt: skip
     initial.update({f"{name}_current": character.current(name) for name in ATTRIBUTES})

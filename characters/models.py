@@ -75,6 +75,9 @@ class Character(models.Model):
     trait_2 = models.CharField("second trait", max_length=120, blank=True)
 
     devil = models.TextField(blank=True, help_text="The dark past that haunts the character.")
+    # A non-player character's secrets: the Dealer's alone. No page, fragment, stream or
+    # export a player can open ever shows them (tests/characters/test_secrets.py).
+    secrets = models.TextField(blank=True)
     # The Devil's standing rating; each session keeps its own (campaigns.DevilRating, R21).
     devil_rating = models.PositiveSmallIntegerField(null=True, blank=True)
 
@@ -84,6 +87,10 @@ class Character(models.Model):
 
     # R27 (house rule): the Quickness dice, "NdX" (d4–d12), set by the Dealer; empty: (Hand)d6.
     quickness_dice = models.CharField(max_length=8, blank=True)
+    # A player's new character waits for the Dealer's approval before it is seated in a
+    # conflict (selectors.in_play); the Dealer's own, imported and starter characters are
+    # approved as they are made. Once approved, its player no longer moves rating points.
+    approved = models.BooleanField(default=True)
 
     out_of_play = models.BooleanField(default=False)
     fate = models.CharField(max_length=20, choices=Fate.choices, blank=True)
@@ -279,12 +286,15 @@ class ChipEntry(models.Model):
 class AttributeChange(models.Model):
     """One change to an attribute's current value, and why: the character's history across
     sessions (Difficulty taken R9, points restored in play R16/R22, recovery at a session's
-    end R22). Improvements bought with chips are in the chip ledger (R15)."""
+    end R22). Improvements bought with chips are in the chip ledger (R15). A Dealer's edit
+    of an approved sheet is here too: the rating's change when the rating moved, else the
+    current value's."""
 
     class Reason(models.TextChoices):
         DIFFICULTY = "difficulty", "Difficulty taken"
         RESTORE = "restore", "Restored in play"
         RECOVERY = "recovery", "Recovered at the session's end"
+        DEALER_EDIT = "dealer_edit", "Set by the Dealer"
 
     character = models.ForeignKey(
         Character, on_delete=models.CASCADE, related_name="attribute_changes"

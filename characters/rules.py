@@ -4,6 +4,7 @@ the importer and the tests all ask the same questions and get the same plain-wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -57,10 +58,30 @@ class SheetSummary:
     # The point budgets: R28's 13 and 11, plus the points bought since with chips (R15).
     attribute_budget: int = PC_ATTRIBUTE_POINTS
     knack_budget: int = PC_KNACK_POINTS
+    # Gentle advice that never stops a save (a trait written as a lone adjective).
+    hints: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+TRAIT_EXAMPLE = "Fast as a rattler"
+_SIMILE = re.compile(r"\b(as|like|than)\b", re.IGNORECASE)
+
+
+def trait_hints(traits: Sequence[str]) -> tuple[str, ...]:
+    """A gentle hint for each trait written as a lone word ("Fast") rather than a simile
+    ("Fast as a rattler", R28's "tough as nails"). Advice only: the sheet still saves."""
+    hints = []
+    for trait in traits:
+        text = " ".join(trait.split())
+        if text and " " not in text and not _SIMILE.search(text):
+            hints.append(
+                f"\u201c{text}\u201d could say more as a simile: \u201c{text.capitalize()} as "
+                f"a\u2026\u201d, like \u201c{TRAIT_EXAMPLE}\u201d."
+            )
+    return tuple(hints)
 
 
 def check_sheet(
@@ -161,6 +182,7 @@ def check_sheet(
         problems=tuple(problems),
         attribute_budget=attribute_budget,
         knack_budget=knack_budget,
+        hints=trait_hints(traits),
     )
 
 

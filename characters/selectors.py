@@ -21,6 +21,7 @@ from characters.rules import (
     attribute_improvement_cost,
     knack_improvement_cost,
 )
+from conflicts.models import Conflict
 
 # --- Loading and permissions -------------------------------------------------------------------
 
@@ -62,9 +63,10 @@ def may_end(character: Character, membership: Membership) -> bool:
 
 
 def in_play(campaign: Campaign) -> QuerySet[Character]:
-    """The characters that may still be seated in a conflict or a fight: never one whose last
-    stand took it out of play (R17). The one place set-up forms choose from."""
-    return campaign.characters.filter(out_of_play=False)
+    """The characters that may be seated in a conflict or a fight: never one whose last stand
+    took it out of play (R17), nor a player's new character the Dealer has not approved yet.
+    The one place set-up forms choose from."""
+    return campaign.characters.filter(out_of_play=False, approved=True)
 
 
 def seated_players(campaign: Campaign) -> QuerySet[User]:
@@ -127,6 +129,38 @@ def bought_points(character_id: int) -> tuple[int, int]:
 # --- What chips can buy (R15) ------------------------------------------------------------------
 
 
+def spend_hold(character: Character) -> str:
+    """Why the character may not spend chips between conflicts right now, or "": chips are
+    spent between conflicts (R15), never while the character is at a conflict's Call (its
+    lay still to pick) or has a narration bid open (R16: the bid is paid from the chips held
+    when the bidding closes). Read from each running conflict's ``phase`` and engine state:
+    a bid is ``state["bids"]`` (``[pid, amount]`` rows) until ``bids_closed``, and the
+    narration holder's answer is ``state["answer"]``."""
+    running = (
+        Conflict.objects.filter(seats__character=character, phase__in=(CALL_PHASE, BIDDING_PHASE))
+        .values("title", "phase", "state", "seats__pid")
+        .order_by("pk")
+    )
+    for row in running:
+        title, state, pid = row["title"], row["state"] or {}, row["seats__pid"]
+        if row["phase"] == CALL_PHASE:
+            return f"{character.name} is at the Call of {title}: spend chips between conflicts."
+        if state.get("bids_closed"):
+            continue
+        bids = {str(bid[0]) for bid in state.get("bids") or ()}
+        answered = state.get("narrator") == pid and int(state.get("answer") or 0) > 0
+        if pid in bids or answered:
+            return (
+                f"{character.name} has a narration bid open in {title}: spend chips between "
+                "conflicts, once the bidding closes."
+            )
+    return ""
+
+
+# The engine's phases (conflicts.engine.conflict.Phase) that hold a character's chips.
+CALL_PHASE, BIDDING_PHASE = "laying", "resolution"
+
+
 @dataclass(frozen=True)
 class Purchase:
     """One thing the chips could buy, its cost, and why not if it can't be bought now."""
@@ -156,7 +190,24 @@ def _why_not(character: Character, cost: int) -> str:
 
 def purchases(character: Character) -> Purchases:
     """R15: an attribute costs twice the new rating (max 5); a knack one more point costs the
-    new rating (max 4); a new knack at 1 costs 2, within max(Hand + Eye, 6) knacks."""
+    new rating (max 4); a new knack at 1 costs 2, within max(Hand + Eye, 6) knacks. Nothing
+    while the character's chips are held at a conflict (``spend_hold``)."""
+    hold = spend_hold(character)
+    found = _purchases(character)
+    if not hold:
+        return found
+
+    def held(p: Purchase) -> Purchase:
+        return p if p.why_not else Purchase(p.key, p.label, p.cost, hold)
+
+    return Purchases(
+        attributes=[held(p) for p in found.attributes],
+        knacks=[held(p) for p in found.knacks],
+        new_knack=held(found.new_knack),
+    )
+
+
+def _purchases(character: Character) -> Purchases:
     attributes = []
     for name in ATTRIBUTES:
         label, rating = ATTRIBUTE_LABELS[name], character.rating(name)

@@ -1,4 +1,4 @@
-"""Writes to characters: sheets, the chip ledger and spending chips outside conflicts (R15).
+"""Writes to characters: sheets, the chip ledger and spending chips between conflicts (R15).
 
 Every function is keyword-only, runs in one transaction and raises a ``CharacterError`` (a
 ``ValueError`` with a plain-words message) when the rules say no; nothing is half-written.
@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from campaigns.models import Campaign, GameSession
-from characters.models import Character, ChipEntry, Knack
+from characters.models import AttributeChange, Character, ChipEntry, Knack
 from characters.rules import (
     ATTRIBUTE_LABELS,
     ATTRIBUTE_MAX,
@@ -29,9 +29,10 @@ from characters.rules import (
     knack_improvement_cost,
     max_knacks,
 )
-from characters.selectors import bought_points
+from characters.selectors import bought_points, spend_hold
 from conflicts.models import Conflict
 from dustdevils.live import broadcast as live
+from dustdevils.live import campaign_stream as campaign_page
 
 
 class CharacterError(ValueError):
@@ -70,6 +71,9 @@ def chips_change(
     The lock serialises concurrent spends; the database's own check (chips ≥ 0) is the last
     line: a balance can never go below zero. ``key`` is the form's idempotency key: the row
     carries it, so the same form sent twice changes chips once (see ``claim_key``).
+
+    The ledger names who spent: a narration bid is paid when the Dealer closes the bidding,
+    but it is the bidder's spend (R16), so its row names the character's player.
     """
     if amount == 0:
         raise CharacterError("A chip change must add or take at least one chip.")
@@ -87,6 +91,10 @@ def chips_change(
         except IntegrityError as error:  # pragma: no cover - the lock above prevents it
             raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
         live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
+        campaign_page.announce(character.campaign_id)  # and the campaign page its chip counts
+        actor_id = actor.pk if actor is not None else None
+        if reason == ChipEntry.Reason.NARRATION_BID and character.player_id is not None:
+            actor_id = character.player_id
         try:
             with transaction.atomic():
                 return ChipEntry.objects.create(
@@ -95,7 +103,7 @@ def chips_change(
                     balance_after=balance,
                     reason=reason,
                     note=note[:200],
-                    actor=actor,
+                    actor_id=actor_id,
                     session=session,
                     conflict=conflict,
                     key=key[:KEY_MAX],
@@ -158,7 +166,7 @@ def chip_totals(character: Character) -> dict[str, int]:
     return {"current": earned - spent, "earned": earned, "spent": spent}
 
 
-# --- Spending chips outside conflicts (R15) ---------------------------------------------------
+# --- Spending chips between conflicts (R15) ---------------------------------------------------
 
 
 def attribute_improve(
@@ -173,6 +181,7 @@ def attribute_improve(
         claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
+        _refuse_if_held(character)
         new = character.rating(attribute) + 1
         if new > ATTRIBUTE_MAX:
             raise CharacterError(f"{label} is already {ATTRIBUTE_MAX}, the highest it can go.")
@@ -198,6 +207,7 @@ def knack_improve(*, knack_id: int, actor: User | None, key: str = "") -> Knack:
         claim_key(Knack.objects.values_list("character_id", flat=True).get(pk=knack_id), key)
         knack = Knack.objects.select_for_update().select_related("character").get(pk=knack_id)
         _refuse_if_out(knack.character)
+        _refuse_if_held(knack.character)
         new = knack.rating + 1
         if new > KNACK_MAX:
             raise CharacterError(f"{knack.name} is already {KNACK_MAX}, the highest a knack goes.")
@@ -223,6 +233,7 @@ def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = ""
         claim_key(character_id, key)
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
+        _refuse_if_held(character)
         existing = list(character.knacks.values_list("name", flat=True))
         if name.lower() in {n.lower() for n in existing}:
             raise CharacterError(f"{character.name} already has {name}.")
@@ -246,6 +257,15 @@ def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = ""
 def _refuse_if_out(character: Character) -> None:
     if character.out_of_play:
         raise CharacterError(f"{character.name} has left play; the sheet is kept as it was.")
+
+
+def _refuse_if_held(character: Character) -> None:
+    """R15: chips are spent between conflicts, never at a Call nor with a narration bid open
+    (``selectors.spend_hold``). Checked under the character's lock, which every chip change
+    takes, so a bid's payment and a spend never both count the same chips."""
+    hold = spend_hold(character)
+    if hold:
+        raise CharacterError(hold)
 
 
 # --- Sheets -----------------------------------------------------------------------------------
@@ -273,6 +293,7 @@ def _sheet_problems(
 
 SHEET_FIELDS = (
     "name", "vocation", "description", "back_story", "trait_1", "trait_2", "devil", "devil_rating",
+    "secrets",
 )  # fmt: skip
 
 
@@ -285,9 +306,12 @@ def character_create(
     knacks: Mapping[str, int],
     currents: Mapping[str, int] | None = None,
     check_rules: bool = True,
+    approved: bool = True,
 ) -> Character:
     """Create a character from checked sheet data. Player characters follow R28; non-player
-    characters are free. ``currents`` (R29) default to the ratings."""
+    characters are free. ``currents`` (R29) default to the ratings. A player making their
+    own character passes ``approved=False``: it waits for the Dealer (``character_approve``)
+    before it can be seated. Only a non-player character keeps ``secrets``."""
     is_pc = kind == Character.Kind.PC
     if not str(data.get("name", "")).strip():
         raise CharacterError("Give the character a name.", [Problem("name", "A name is needed.")])
@@ -299,17 +323,24 @@ def character_create(
         raise CharacterError("A player character needs a player.")
     values = {field: data.get(field, "") for field in SHEET_FIELDS}
     values["devil_rating"] = data.get("devil_rating") or None
+    if is_pc:
+        values["secrets"] = ""
     for name in ATTRIBUTES:
         values[name] = int(data.get(name, 0))
         current = (currents or {}).get(name, values[name])
         values[f"{name}_current"] = min(int(current), values[name])
     with transaction.atomic():
         character = Character.objects.create(
-            campaign=campaign, kind=kind, player=player if is_pc else None, **values
+            campaign=campaign,
+            kind=kind,
+            player=player if is_pc else None,
+            approved=approved or not is_pc,
+            **values,
         )
         Knack.objects.bulk_create(
             Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
         )
+        campaign_page.announce(campaign.pk)
     return character
 
 
@@ -320,13 +351,19 @@ def character_update(
     knacks: Mapping[str, int],
     check_rules: bool = True,
     currents: Mapping[str, int] | None = None,
+    by_dealer: bool = True,
 ) -> Character:
     """Rewrite a sheet (the editing form). Changing a rating keeps the Difficulty taken: the
     current value moves with the rating (R29). ``currents`` sets the current values outright
     (the Dealer editing a non-player character); each is kept within 0 and its rating.
 
     A player character's point totals are R28's 13 and 11 plus whatever its player has bought
-    with chips since (R15), so an improved sheet can still be edited."""
+    with chips since (R15), so an improved sheet can still be edited.
+
+    Once the Dealer has approved a player character, its player (``by_dealer=False``) no
+    longer moves rating points: attributes change by Difficulty, recovery, chips and the
+    Dealer's edits only, and knacks by chips. The Dealer's edits of an approved sheet go into
+    its history (``AttributeChange``, "Set by the Dealer")."""
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
         _refuse_if_out(character)
@@ -341,9 +378,14 @@ def character_update(
             )
             if problems:
                 raise CharacterError("The sheet does not follow the rules yet.", problems)
+        if not by_dealer and character.is_pc and character.approved:
+            _refuse_rating_moves(character, data, knacks)
+        before = {name: (character.rating(name), character.current(name)) for name in ATTRIBUTES}
         for field in SHEET_FIELDS:
             setattr(character, field, data.get(field, ""))
         character.devil_rating = data.get("devil_rating") or None
+        if character.is_pc:
+            character.secrets = ""
         for name in ATTRIBUTES:
             taken = character.rating(name) - character.current(name)
             new = int(data.get(name, 0))
@@ -353,10 +395,71 @@ def character_update(
             else:
                 setattr(character, f"{name}_current", max(0, new - taken))
         character.save()
+        if by_dealer and character.approved:
+            _record_dealer_edit(character, before)
         character.knacks.all().delete()
         Knack.objects.bulk_create(
             Knack(character=character, name=name, rating=rating) for name, rating in knacks.items()
         )
+        return character
+
+
+LOCKED_RATINGS = (
+    "Once the Dealer has approved a sheet its ratings are set: attributes change by Difficulty, "
+    "recovery, chips and the Dealer only, knacks by chips. Ask the Dealer for a change."
+)
+
+
+def _refuse_rating_moves(
+    character: Character, data: Mapping[str, Any], knacks: Mapping[str, int]
+) -> None:
+    """A player's edit of an approved sheet: any attribute rating or knack changed is refused."""
+    moved = [ATTRIBUTE_LABELS[n] for n in ATTRIBUTES if int(data.get(n, 0)) != character.rating(n)]
+    if moved:
+        problems = [Problem("attributes", LOCKED_RATINGS)]
+        raise CharacterError(LOCKED_RATINGS, problems)
+    have = dict(character.knacks.values_list("name", "rating"))
+    if dict(knacks) != have:
+        raise CharacterError(LOCKED_RATINGS, [Problem("knacks", LOCKED_RATINGS)])
+
+
+def _record_dealer_edit(character: Character, before: Mapping[str, tuple[int, int]]) -> None:
+    """One history row per attribute the Dealer changed: the rating's change, or (the rating
+    kept) the current value's."""
+    session = GameSession.objects.filter(
+        campaign_id=character.campaign_id, status=GameSession.Status.OPEN
+    ).first()
+    rows = []
+    for name in ATTRIBUTES:
+        (rating, current), now = before[name], (character.rating(name), character.current(name))
+        if now[0] != rating:
+            was, after = rating, now[0]
+        elif now[1] != current:
+            was, after = current, now[1]
+        else:
+            continue
+        rows.append(
+            AttributeChange(
+                character=character, session=session, attribute=name, before=was, after=after,
+                reason=AttributeChange.Reason.DEALER_EDIT,
+            )
+        )  # fmt: skip
+    if rows:
+        AttributeChange.objects.bulk_create(rows)
+        live.publish_on_commit(f"character-{character.pk}")
+
+
+def character_approve(*, character_id: int, actor: User | None) -> Character:
+    """The Dealer approves a player's new character: from now on it can be seated in a
+    conflict (``selectors.in_play``) and its player no longer moves rating points."""
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=character_id)
+        _refuse_if_out(character)
+        if not character.approved:
+            character.approved = True
+            character.save(update_fields=["approved", "updated_at"])
+            live.publish_on_commit(f"character-{character.pk}")
+            campaign_page.announce(character.campaign_id)
         return character
 
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path(ONE + "chips/knack/", chips.knack_improve, name="improve_knack"),
     path(ONE + "chips/new-knack/", chips.knack_buy, name="buy_knack"),
     path(ONE + "chips/grant/", chips.grant, name="grant"),
+    path(ONE + "approve/", sheets.approve, name="approve"),
     path(ONE + "leave-play/", sheets.leave_play, name="leave_play"),
     path(ONE + "stream/", character_stream, name="stream"),
 ]

@@ -305,6 +305,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaigns.context_processors.running_tables",
             ],
         },
     },

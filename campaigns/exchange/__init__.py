@@ -15,7 +15,9 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
         "devil": {"description", "rating": 1-3 | null},
         "chips": {"current": n, "ledger": [{"amount": ±n, "reason", "note",
                   "actor": username | null, "at": ISO 8601, "session": number | null}]},
-        "out_of_play": bool, "fate": "" | "dies" | ..., "epitaph", "left_play_at": ISO | null
+        "out_of_play": bool, "fate": "" | "dies" | ..., "epitaph", "left_play_at": ISO | null,
+        "secrets": the Dealer's (non-player characters only; the export is the Dealer's),
+        "approved": bool (false: a player's new character waiting for the Dealer; default true)
       }],
       "links": [{"npc": key, "pc": key, "devil_touched", "notes"}],     # Wanted!
       "notes": [{"title", "body"}],                                        # in order

@@ -301,6 +301,7 @@ _CAMPAIGN = ("name", "slug", "setting", "pitch", "winner_bonus")
 _CHARACTER = (
     "key", "name", "kind", "player", "vocation", "description", "back_story", "attributes",
     "traits", "knacks", "devil", "chips", "out_of_play", "fate", "epitaph", "left_play_at",
+    "secrets", "approved",
 )  # fmt: skip
 _ENTRY = ("amount", "reason", "note", "actor", "at", "session")
 _LINK = ("npc", "pc", "devil_touched", "notes")
@@ -419,6 +420,10 @@ def _character(
         "fate": c.choice_at(obj, "fate", path, ["", *Character.Fate.values]),
         "epitaph": c.text_at(obj, "epitaph", path),
         "left_play_at": c.moment_at(obj, "left_play_at", path),
+        # The Dealer's secrets of a non-player character (only the Dealer exports), and a
+        # player's character still waiting for approval; a file without them: none, approved.
+        "secrets": c.text_at(obj, "secrets", path) if kind == Character.Kind.NPC else "",
+        "approved": c.flag_at(obj, "approved", path) if "approved" in obj else True,
     }
     if "quickness_dice" in obj:  # R27 (house rule): written only when the Dealer set them
         dice = c.text_at(obj, "quickness_dice", path, limit=8)
@@ -426,6 +431,8 @@ def _character(
             values["quickness_dice"] = str(parse_dice(dice))
         except IllegalMove as error:
             c.fail(f"{path}.quickness_dice", str(error))
+    if kind != Character.Kind.NPC and c.text_at(obj, "secrets", path):
+        c.fail(f"{path}.secrets", "only a non-player character has secrets")
     attributes = c.object_at(obj, "attributes", path, ATTRIBUTES)
     for name in ATTRIBUTES:  # R29: a rating 0–5, the current value within it
         where = f"{path}.attributes"

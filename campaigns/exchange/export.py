@@ -125,6 +125,8 @@ def _character(character: Character, key: str) -> dict[str, Any]:
         "traits": character.traits,
         "knacks": {knack.name: knack.rating for knack in knacks},
         "devil": {"description": character.devil, "rating": character.devil_rating},
+        "secrets": character.secrets,
+        "approved": character.approved,
         "chips": {
             "current": character.chips,
             "ledger": [

@@ -1,4 +1,4 @@
-"""The chip ledger (R15): the player spends outside conflicts, the Dealer grants.
+"""The chip ledger (R15): the player spends between conflicts, the Dealer grants.
 
 Every action is a POST. A refusal (the form's or the rules') re-renders the chips section with
 the message and changes nothing; success redirects (post/redirect/get), or, for htmx, swaps in

@@ -68,6 +68,11 @@ def character_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         player = form.cleaned_data.get("player") or membership.user
         character = _saved(form, lambda: _create(membership, form, Character.Kind.PC, player))
         if character is not None:
+            _hint(request, form)
+            if not character.approved:
+                return _to_sheet(
+                    request, character, "is ready and waits for the Dealer's approval to be seated"
+                )
             return _to_sheet(request, character, "is at the table")
     return _form_page(request, membership, form)
 
@@ -81,6 +86,7 @@ def npc_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if form.is_bound and form.is_valid():
         character = _saved(form, lambda: _create(membership, form, Character.Kind.NPC, None))
         if character is not None:
+            _hint(request, form)
             return _to_sheet(request, character, "is in the story")
     return _form_page(request, membership, form)
 
@@ -92,7 +98,7 @@ def character_edit(request: HtmxHttpRequest, slug: str, character_id: int) -> Ht
     require(may_edit(character, membership), edit_refusal(character))
     if character.out_of_play:
         return read_only(request, character)
-    form = _sheet_form(request, character)
+    form = _sheet_form(request, character, membership)
     if form.is_bound and form.is_valid():
         saved = _saved(
             form,
@@ -101,9 +107,11 @@ def character_edit(request: HtmxHttpRequest, slug: str, character_id: int) -> Ht
                 data=form.sheet_data(),
                 knacks=form.knacks(),
                 currents=form.currents(),
+                by_dealer=membership.is_dealer,
             ),
         )
         if saved is not None:
+            _hint(request, form)
             return _to_sheet(request, saved, "is saved")
     return _form_page(request, membership, form, character)
 
@@ -121,9 +129,25 @@ def sheet_check(
     else:
         character = character_for(membership, character_id)
         require(may_edit(character, membership), edit_refusal(character))
-        form = _sheet_form(request, character)
+        form = _sheet_form(request, character, membership)
     context = {"summary": form.summary(), "is_pc": form.is_pc}
     return render(request, "characters/sheet_form.html#summary", context)
+
+
+@login_required
+@require_POST
+def approve(request: HtmxHttpRequest, slug: str, character_id: int) -> HttpResponse:
+    """The Dealer approves a player's new character (from the campaign page): it can now be
+    seated in a conflict, and its ratings are set."""
+    membership = dealer_membership_for(request.user, slug, "approve characters")
+    character = character_for(membership, character_id)
+    try:
+        services.character_approve(character_id=character.pk, actor=membership.user)
+    except CharacterError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{character.name} is approved and may be seated.")
+    return redirect(membership.campaign.get_absolute_url() + "#pcs")
 
 
 @login_required
@@ -152,13 +176,21 @@ def leave_play(request: HtmxHttpRequest, slug: str, character_id: int) -> HttpRe
 
 
 def _create(membership: Membership, form: SheetForm, kind: str, player: User | None) -> Character:
+    """A player's own new character waits for the Dealer's approval; the Dealer's do not."""
     return services.character_create(
         campaign=membership.campaign,
         kind=kind,
         player=player,
         data=form.sheet_data(),
         knacks=form.knacks(),
+        approved=membership.is_dealer,
     )
+
+
+def _hint(request: HtmxHttpRequest, form: SheetForm) -> None:
+    """The sheet's gentle hints (a trait as a lone adjective), after a save they did not stop."""
+    for hint in form.summary().hints:
+        messages.info(request, hint)
 
 
 def _saved(form: forms.Form, save: Callable[[], T]) -> T | None:
@@ -175,7 +207,10 @@ def _saved(form: forms.Form, save: Callable[[], T]) -> T | None:
         return None
 
 
-def _sheet_form(request: HtmxHttpRequest, character: Character) -> SheetForm:
+def _sheet_form(
+    request: HtmxHttpRequest, character: Character, membership: Membership
+) -> SheetForm:
+    """The editing form. A player's approved character keeps its ratings (``locked``)."""
     is_pc = character.is_pc
     return SheetForm(
         request.POST or None,
@@ -183,6 +218,7 @@ def _sheet_form(request: HtmxHttpRequest, character: Character) -> SheetForm:
         is_pc=is_pc,
         with_currents=not is_pc,
         bought=bought_points(character.pk) if is_pc else (0, 0),
+        locked=is_pc and character.approved and not membership.is_dealer,
     )
 
 

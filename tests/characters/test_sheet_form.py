@@ -178,10 +178,11 @@ def test_it_offers_six_blank_knack_rows_without_javascript(
 
 
 def test_it_fills_blank_rows_only_up_to_the_knack_limit(
-    client_as: ClientAs, pc_a: Any, player_a: User
+    client_as: ClientAs, pc_a: Any, dealer: User
 ) -> None:
-    """Abe Slade: 4 knacks, Hand 4 + Eye 3 = a limit of 7, so three blank rows."""
-    rows = knack_rows_in(client_as(player_a).get(edit_url(pc_a)).content.decode())
+    """Abe Slade: 4 knacks, Hand 4 + Eye 3 = a limit of 7, so three blank rows (for the
+    Dealer: once approved, its player no longer adds knacks by editing, issue 18)."""
+    rows = knack_rows_in(client_as(dealer).get(edit_url(pc_a)).content.decode())
     names = ["Shootin&#x27;", "Ridin&#x27;", "Drinkin&#x27;", "Gamblin&#x27;"]
     assert rows[:4] == list(zip(names, ["4", "3", "2", "2"], strict=True))
     assert rows[4:] == [("", "")] * 3
@@ -292,9 +293,11 @@ def abe_sheet(**changes: Any) -> dict[str, Any]:
 def test_it_shows_current_values_and_moves_them_with_the_ratings_R29(
     client_as: ClientAs, pc_a: Any, player_a: User
 ) -> None:
-    """Abe took 2 Difficulty in Hand; moving a point from Guts to Hand keeps it taken."""
+    """Abe took 2 Difficulty in Hand; moving a point from Guts to Hand keeps it taken (his
+    player may still move points: the Dealer has not approved the sheet yet, issue 18)."""
     pc_a.hand_current = 2
-    pc_a.save(update_fields=["hand_current"])
+    pc_a.approved = False
+    pc_a.save(update_fields=["hand_current", "approved"])
     client = client_as(player_a)
     html = client.get(edit_url(pc_a)).content.decode()
     assert "current 2" in text_of(html)
@@ -324,6 +327,8 @@ def test_it_edits_a_sheet_improved_with_chips_R15_R28(
 def test_it_saves_nothing_from_an_invalid_edit_R28(
     client_as: ClientAs, pc_a: Any, player_a: User
 ) -> None:
+    pc_a.approved = False  # before approval its player still sets the ratings (issue 18)
+    pc_a.save(update_fields=["approved"])
     response = client_as(player_a).post(
         edit_url(pc_a), post_data(abe_sheet(heart=5, name="Renamed"))
     )
