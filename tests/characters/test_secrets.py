@@ -39,14 +39,21 @@ def scene(
         campaign=campaign, actor=dealer, title="At the gallows",
         hands=[HandSpec(character=pc_a), HandSpec(character=secret_npc)],
     )  # fmt: skip
+    from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
+    from conflicts.combat.services import fight_create
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
     session = session_plan(campaign=campaign)
+    fight = fight_create(
+        campaign=campaign, actor=dealer, session=session_start(campaign=campaign, actor=dealer),
+        title="Shootout at the gallows", characters=[pc_a, secret_npc],
+    )  # fmt: skip
     return {
         "slug": campaign.slug,
         "character_id": secret_npc.pk,
         "conflict_id": conflict.pk,
+        "fight_id": fight.pk,
         "note_id": note.pk,
         "number": session.number,
         "link_id": 1,
@@ -117,6 +124,8 @@ def test_no_stream_shows_a_player_the_secrets(
         f"/c/{slug}/conflicts/{conflict_id}/stream/",
         f"/c/{slug}/conflicts/{conflict_id}/table/stream/",
         f"/c/{slug}/characters/{scene['character_id']}/stream/",
+        f"/c/{slug}/fights/{scene['fight_id']}/stream/",
+        f"/c/{slug}/fights/{scene['fight_id']}/table/stream/",
     ]
 
     async def first_event(user: Any, url: str) -> str:
