@@ -348,6 +348,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Queueing a job while the broker is down must answer at once (ending a session says the
+# recovery will be queued later, and the sweep does): a short connection timeout and a short
+# publish retry, not kombu's default of seconds of retries.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_RESULT_EXPIRES = 3600
 # Jobs that ack late (the recovery) should not sit prefetched behind a long one.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -358,7 +368,8 @@ if REDIS_URL:
     # A task taken by a worker that dies before acking (acks_late) goes back to the queue after
     # this many seconds. Keep it above the longest task and any retry countdown.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
+        "socket_connect_timeout": 2,  # an unreachable Redis host fails fast, not after minutes
     }
     CACHES = {
         "default": {
