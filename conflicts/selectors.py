@@ -8,7 +8,6 @@ meter and the discard advisor are computed from the viewer's own cards alone.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import secrets
@@ -25,6 +24,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
@@ -593,8 +593,10 @@ def _opposing_size(state: engine.ConflictState) -> int:
 
 
 def _hand_key(conflict_id: int, p: engine.Participant, opposing: int) -> str:
+    # An HMAC under the secret key, not a plain hash: whoever can list the cache's keys (a
+    # shared Redis) cannot test guesses of a hand against them (issue 19 #4).
     texts = f"{format_cards(p.hand)}|{format_cards(p.discarded)}"
-    digest = hashlib.sha256(texts.encode()).hexdigest()[:20]
+    digest = salted_hmac("conflicts.odds", texts, algorithm="sha256").hexdigest()[:32]
     return f"conflict-odds:{conflict_id}:{p.pid}:{digest}:{opposing}"
 
 

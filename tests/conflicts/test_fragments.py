@@ -204,3 +204,25 @@ def test_fresh_keys_are_unique_unguessable_hex_and_differ_in_a_forked_child() ->
     os.close(read)
     assert re.fullmatch(r"[0-9a-f]{24}", child)
     assert child != fragments.fresh_key()
+
+
+def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_hand() -> None:
+    """Issue 19 #4: whoever can list a shared cache's keys must not be able to test guesses of
+    a hand against them; the key is an HMAC under SECRET_KEY."""
+    import hashlib
+
+    from django.test import override_settings
+
+    from conflicts import selectors
+    from conflicts.engine import conflict as engine
+    from conflicts.engine.cards import format_cards, parse_cards
+
+    hand = engine.Participant(
+        pid="c1", name="c1", kind=engine.Kind.PC, hand=tuple(parse_cards("AS AH KD 2C 3D"))
+    )
+    texts = f"{format_cards(hand.hand)}|{format_cards(hand.discarded)}"
+    key = selectors._hand_key(7, hand, 5)
+    assert hashlib.sha256(texts.encode()).hexdigest()[:20] not in key
+    assert key == selectors._hand_key(7, hand, 5)  # stable: the cache still works
+    with override_settings(SECRET_KEY="another-deployment-" * 4):
+        assert selectors._hand_key(7, hand, 5) != key
