@@ -18,6 +18,7 @@ Test-only speed-ups live in ``dustdevils/settings_test.py``.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -243,9 +244,7 @@ if not SECRET_KEY:
 elif PRODUCTION and (
     # Django's own measure of a weak key (check security.W009), made a refusal to start: a
     # warning in a deploy log is easy to miss, a forged session is not.
-    len(SECRET_KEY) < 50
-    or len(set(SECRET_KEY)) < 5
-    or SECRET_KEY.startswith("django-insecure-")
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
 ):
     raise ImproperlyConfigured(
         "SECRET_KEY is too weak for DJANGO_ENV=production: use 50+ random characters, e.g. "
@@ -324,6 +323,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --------------------------------------------------------------------------------------------
 
 REDIS_URL = env_redis_url("REDIS_URL")
+# This deployment's name in a Redis it may share with others: the cache's key prefix and the
+# live channels' prefix ("<namespace>:table:conflict-7"), so another deployment on the same
+# Redis neither reads our cache nor hears (or forges) our tables' announcements.
+DEPLOYMENT_NAMESPACE = env_str("DEPLOYMENT_NAMESPACE", "dustdevils") or "dustdevils"
+if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", DEPLOYMENT_NAMESPACE):
+    raise ImproperlyConfigured(
+        "DEPLOYMENT_NAMESPACE may hold only letters, digits, '_', '.' and '-' (at most 64)."
+    )
+LIVE_NAMESPACE = DEPLOYMENT_NAMESPACE
 
 # "redis" fans table updates out through Redis pub/sub (any number of processes);
 # "inprocess" keeps them in this process (the embedded default: one uvicorn process).
@@ -378,7 +386,7 @@ if REDIS_URL:
             "BACKEND": "dustdevils.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-            "KEY_PREFIX": "dustdevils",
+            "KEY_PREFIX": DEPLOYMENT_NAMESPACE,
         }
     }
 else:
