@@ -396,6 +396,11 @@ else:
     CELERY_TASK_EAGER_PROPAGATES = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Importing a campaign file (campaigns/exchange): refused, before it is parsed, beyond this
+# size; and beyond this many chip-ledger rows in all, before they are checked.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+IMPORT_MAX_LEDGER_ROWS = env_int("IMPORT_MAX_LEDGER_ROWS", 5000, minimum=1)
+
 # Background jobs (campaigns/tasks.py). The stale-session sweep is periodic: Celery beat sends
 # it, and exactly ONE beat process may run (two would send every sweep twice; the sweep is
 # safe to repeat, but there is no reason to). The embedded default has no beat: tasks run
