@@ -273,6 +273,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "campaigns",
     "characters",
     "conflicts",
@@ -280,6 +281,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -482,6 +485,25 @@ if not PRODUCTION:
 # --------------------------------------------------------------------------------------------
 # Security (production turns everything on; see deploy/PRODUCTION.md)
 # --------------------------------------------------------------------------------------------
+
+# Content-Security-Policy (django-csp 4): scripts, styles, images and the live streams only from
+# this site, no inline script or style anywhere (the templates carry none: tests/test_csp.py),
+# no eval (htmx's own is off: base.html's htmx-config), no plugins, no framing, forms post
+# only here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
