@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -20,10 +21,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from campaigns.access import dealer_membership_for, membership_for
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
-from conflicts.models import Conflict
+from conflicts.models import Conflict, MoveKey
 from conflicts.selectors import conflict_view, conflicts_of, events_at, table_data
 from conflicts.services import (
     ConflictError,
@@ -31,6 +32,7 @@ from conflicts.services import (
     conflict_deal_again,
     conflict_move,
 )
+from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -55,7 +57,8 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = ConflictCreateForm(membership.campaign, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            conflict = conflict_create(
+            conflict = _create_once(
+                form.cleaned_data["key"],
                 campaign=membership.campaign, actor=membership.user, hands=form.hands(),
                 title=form.cleaned_data["title"], stakes=form.cleaned_data["stakes"],
                 session=form.cleaned_data["session"], recovery=form.recovery(),
@@ -65,8 +68,31 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"“{conflict.title}” is set up: time to size the Deal.")
             return redirect(conflict)
-    context = {"campaign": membership.campaign, "membership": membership, "form": form}
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "form": form,
+        "fresh_key": FreshKey(),
+    }
     return render(request, "conflicts/new.html", context)
+
+
+def _create_once(key: str, *, campaign: Campaign, **setup: Any) -> Conflict:
+    """``conflict_create`` once per form (issue 19 #8): a double click sends the form's key
+    twice, and the second finds the conflict the first made. The key is kept as the new
+    conflict's first MoveKey (``new:<key>``), looked up and written under a lock on the
+    campaign's row, so twenty identical requests at once make one conflict."""
+    if not key:
+        return conflict_create(campaign=campaign, **setup)
+    marker = f"new:{key}"[:64]
+    with transaction.atomic():
+        list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
+        made = MoveKey.objects.filter(conflict__campaign=campaign, key=marker).first()
+        if made is not None:
+            return Conflict.objects.get(pk=made.conflict_id)
+        conflict = conflict_create(campaign=campaign, **setup)
+        MoveKey.objects.create(conflict=conflict, key=marker)
+    return conflict
 
 
 @never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
