@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from campaigns.models import Campaign, GameSession, JobRun, SessionEvent
 from campaigns.recovery import names_for_the_log, recover_session
@@ -158,11 +159,18 @@ def _end(
             session=session, actor=actor, at=now, text=" ".join(filter(None, [text, ruling]))
         )
         campaign_page.announce(session.campaign_id)
-        # robust: the end is committed whatever happens to the queueing; a recovery that could
-        # not be queued (broker down) is queued again by the sweep (LOST_RECOVERY_MINUTES).
-        transaction.on_commit(lambda: _queue_recovery(session_id), robust=True)
+        # The end is committed whatever happens to the queueing; a recovery that could not be
+        # queued (broker down) is queued again by the sweep (LOST_RECOVERY_MINUTES).
+        queued: list[bool] = []
+        transaction.on_commit(lambda: queued.append(_queue_recovery(session_id)), robust=True)
     log.info("Session %s of %s ended: %s %s", n, session.campaign.slug, text, ruling)
-    message = f"Session {n} has ended. Recovery is under way (R22)."
+    if queued == [False]:
+        message = (
+            f"Session {n} has ended. The job queue cannot be reached just now, so the recovery "
+            "(R22) is not queued yet: it will be queued when the queue is back."
+        )
+    else:  # queued, or (inside a caller's transaction) queued when that commits
+        message = f"Session {n} has ended. Recovery is under way (R22)."
     return SessionEnd(session, True, message)
 
 
@@ -196,8 +204,16 @@ def _snapshot(session: GameSession, now: datetime) -> None:
     )
 
 
-def _queue_recovery(session_id: int) -> None:
-    recover_session.delay(session_id)
+def _queue_recovery(session_id: int) -> bool:
+    """Queue the recovery; False (logged) when the broker cannot take it now. Quick either
+    way: the task keeps no result (no result-store subscription to retry) and the broker's
+    connection and publish retries are short (settings: CELERY_BROKER_*)."""
+    try:
+        recover_session.delay(session_id)
+    except KombuOperationalError as error:  # the broker is away: the sweep queues it again
+        log.warning("Recovery of session id %s not queued (%s): the sweep will", session_id, error)
+        return False
+    return True
 
 
 # --- The sweep -----------------------------------------------------------------------------------
@@ -278,7 +294,9 @@ def stale_sweep(*, now: datetime | None = None) -> Sweep:
         .distinct()
         .order_by("pk")
     )
+    queued = []
     for session_id in lost:
-        log.warning("Recovery of session id %s was lost: queued again", session_id)
-        _queue_recovery(session_id)
-    return Sweep(ended, marked, lost)
+        log.warning("Recovery of session id %s was lost: queueing it again", session_id)
+        if _queue_recovery(session_id):
+            queued.append(session_id)
+    return Sweep(ended, marked, queued)

@@ -47,6 +47,9 @@ RECOVER = JobRun.Job.RECOVER
     max_retries=8,
     acks_late=True,
     reject_on_worker_lost=True,
+    # Nobody waits for its result (JobRun records the run): queueing it then needs only the
+    # broker, not a result-store subscription that retries for ~20 s while Redis is down.
+    ignore_result=True,
 )
 def recover_session(session_id: int) -> dict[str, Any]:
     """R22: the recovery at the end of session ``session_id`` (idempotent: once per session)."""

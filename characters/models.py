@@ -264,7 +264,9 @@ class ChipEntry(models.Model):
     # sent twice changes chips once. Blank for changes no form repeats (a conflict's moves
     # carry their own key; imports; corrections).
     key = models.CharField(max_length=64, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # "Now" unless given: an imported ledger row keeps its own time (in bulk, one query per
+    # few hundred rows — auto_now_add would overwrite it and need an update per row).
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -335,6 +335,8 @@ class ConflictCreateForm(forms.Form):
     Dealer's stud hand (R12), the session, and an optional recovery conflict (R22)."""
 
     title = forms.CharField(max_length=160, label="Title")
+    # The form's idempotency key (dustdevils.idempotency): a double click sets up one conflict.
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     stakes = forms.TypedChoiceField(
         choices=[(n, str(n) if n else "None") for n in range(4)], coerce=int, initial=0,
         label="Stakes (chips)",

@@ -105,7 +105,9 @@ RULINGS: tuple[Ruling, ...] = (
         "Dealer). Discards go to a pile; when the deck runs dry the pile is shuffled into a new "
         "deck — never the cards in hands. When the cards are dealt the app shows a fingerprint "
         "(SHA-256) of the shuffled order; when the conflict ends it shows the secret salt and "
-        "the order, so anyone can check the deck was not changed along the way.",
+        "the order, so anyone can check the deck was not changed along the way. That order is the "
+        "full deal: with the log's \"Dealt\" line anyone can rebuild every hand, a folded one "
+        "too. The app chooses this openly — once a conflict is over, all of its cards are public.",
     ),
     Ruling(
         "R11", "The Deal", CONFLICT,

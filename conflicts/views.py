@@ -28,10 +28,11 @@ from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view, conflicts_of, events_at
 from conflicts.services import (
     ConflictError,
-    conflict_create,
+    conflict_create_once,
     conflict_deal_again,
     conflict_move_read,
 )
+from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -57,7 +58,8 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = ConflictCreateForm(membership.campaign, request.POST or None, fight=fight)
     if request.method == "POST" and form.is_valid():
         try:
-            conflict = conflict_create(
+            conflict = conflict_create_once(
+                form.cleaned_data["key"],
                 campaign=membership.campaign, actor=membership.user, hands=form.hands(),
                 title=form.cleaned_data["title"], stakes=form.cleaned_data["stakes"],
                 session=form.cleaned_data["session"], recovery=form.recovery(),
@@ -68,8 +70,14 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"“{conflict.title}” is set up: time to size the Deal.")
             return redirect(conflict)
-    context = {"campaign": membership.campaign, "membership": membership, "form": form}
-    return render(request, "conflicts/new.html", context | {"fight": fight})
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "form": form,
+        "fight": fight,
+        "fresh_key": FreshKey(),
+    }
+    return render(request, "conflicts/new.html", context)
 
 
 def _fight_to_settle(request: HtmxHttpRequest, membership: Membership) -> Fight | None:

@@ -18,6 +18,7 @@ Test-only speed-ups live in ``dustdevils/settings_test.py``.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -272,6 +273,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "campaigns",
     "characters",
     "conflicts",
@@ -279,6 +281,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -323,6 +327,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --------------------------------------------------------------------------------------------
 
 REDIS_URL = env_redis_url("REDIS_URL")
+# This deployment's name in a Redis it may share with others: the cache's key prefix and the
+# live channels' prefix ("<namespace>:table:conflict-7"), so another deployment on the same
+# Redis neither reads our cache nor hears (or forges) our tables' announcements.
+DEPLOYMENT_NAMESPACE = env_str("DEPLOYMENT_NAMESPACE", "dustdevils") or "dustdevils"
+if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", DEPLOYMENT_NAMESPACE):
+    raise ImproperlyConfigured(
+        "DEPLOYMENT_NAMESPACE may hold only letters, digits, '_', '.' and '-' (at most 64)."
+    )
+LIVE_NAMESPACE = DEPLOYMENT_NAMESPACE
 
 # "redis" fans table updates out through Redis pub/sub (any number of processes);
 # "inprocess" keeps them in this process (the embedded default: one uvicorn process).
@@ -347,6 +360,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Queueing a job while the broker is down must answer at once (ending a session says the
+# recovery will be queued later, and the sweep does): a short connection timeout and a short
+# publish retry, not kombu's default of seconds of retries.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_RESULT_EXPIRES = 3600
 # Jobs that ack late (the recovery) should not sit prefetched behind a long one.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -357,7 +380,8 @@ if REDIS_URL:
     # A task taken by a worker that dies before acking (acks_late) goes back to the queue after
     # this many seconds. Keep it above the longest task and any retry countdown.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
+        "socket_connect_timeout": 2,  # an unreachable Redis host fails fast, not after minutes
     }
     CACHES = {
         "default": {
@@ -366,7 +390,7 @@ if REDIS_URL:
             "BACKEND": "dustdevils.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-            "KEY_PREFIX": "dustdevils",
+            "KEY_PREFIX": DEPLOYMENT_NAMESPACE,
         }
     }
 else:
@@ -375,6 +399,11 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Importing a campaign file (campaigns/exchange): refused, before it is parsed, beyond this
+# size; and beyond this many chip-ledger rows in all, before they are checked.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+IMPORT_MAX_LEDGER_ROWS = env_int("IMPORT_MAX_LEDGER_ROWS", 5000, minimum=1)
 
 # Background jobs (campaigns/tasks.py). The stale-session sweep is periodic: Celery beat sends
 # it, and exactly ONE beat process may run (two would send every sweep twice; the sweep is
@@ -457,6 +486,25 @@ if not PRODUCTION:
 # --------------------------------------------------------------------------------------------
 # Security (production turns everything on; see deploy/PRODUCTION.md)
 # --------------------------------------------------------------------------------------------
+
+# Content-Security-Policy (django-csp 4): scripts, styles, images and the live streams only from
+# this site, no inline script or style anywhere (the templates carry none: tests/test_csp.py),
+# no eval (htmx's own is off: base.html's htmx-config), no plugins, no framing, forms post
+# only here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 from campaigns.exchange.checks import (
     FORMAT,
-    MAX_FILE_BYTES,
     VERSION,
     ImportRefused,
     campaign_file_parse,
@@ -63,7 +62,6 @@ from campaigns.exchange.importer import ImportResult, campaign_import, campaign_
 
 __all__ = [
     "FORMAT",
-    "MAX_FILE_BYTES",
     "VERSION",
     "ImportRefused",
     "ImportResult",

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from campaigns.models import GameSession, Membership
 from characters.models import Character, ChipEntry
 from characters.rules import ATTRIBUTES
@@ -25,7 +27,13 @@ from conflicts.engine.dice import parse_dice
 
 FORMAT = "dustdevils.campaign"
 VERSION = 1
-MAX_FILE_BYTES = 5 * 1024 * 1024
+# The database's whole numbers (PostgreSQL integer; PositiveIntegerField's range): a number
+# above it would fail half-way through the writing, so the checks stop it first.
+DB_INT_MAX = 2_147_483_647
+# Times must sit well inside what Python and the database can hold in any time zone: a time
+# at the edge of year 1 or 9999 overflows when it is shown in another zone.
+EARLIEST = dt.datetime(1800, 1, 1, tzinfo=dt.UTC)
+LATEST = dt.datetime(9000, 1, 1, tzinfo=dt.UTC)
 MAX_PROBLEMS = 20  # enough to fix a file by; a wholly wrong file need not list thousands
 
 
@@ -54,10 +62,20 @@ def _fields_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def max_file_bytes() -> int:
+    return int(settings.IMPORT_MAX_BYTES)
+
+
+def too_big() -> str:
+    limit = max_file_bytes()
+    shown = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} kB"
+    return f"The file is larger than {shown}, the most this table imports."
+
+
 def campaign_file_parse(raw: bytes | str) -> dict[str, Any]:
     """The JSON data of a file, or ``ImportRefused`` saying what is wrong with it as a file."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise ImportRefused([f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB."])
+    if len(raw) > max_file_bytes():  # before any parsing
+        raise ImportRefused([too_big()])
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8-sig")
@@ -83,6 +101,12 @@ def campaign_file_parse(raw: bytes | str) -> dict[str, Any]:
         raise ImportRefused([f"The file is not valid JSON: {error.msg} ({where})."]) from None
     except RecursionError:
         raise ImportRefused(["The file is nested too deeply to be a campaign export."]) from None
+    except ImportRefused:  # a name given twice (_fields_once)
+        raise
+    except ValueError:  # Python's limit on digits in a number (4,300)
+        raise ImportRefused(
+            ["The file holds a number far too long (thousands of digits) to be a campaign's."]
+        ) from None
     if not isinstance(data, dict):
         raise ImportRefused(["The file does not hold a campaign (a JSON object {...})."])
     return data
@@ -100,6 +124,8 @@ def _shown(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**15:
+        return f"a number of {len(str(abs(value)))} digits"
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, str):
@@ -170,21 +196,21 @@ class _Checker:
         return self.text(value, _name(path, key), limit=150, required=True) or None
 
     def number(
-        self, value: Any, path: str, low: int, high: int | None = None, *, nullable: bool = False
+        self, value: Any, path: str, low: int, high: int = DB_INT_MAX, *, nullable: bool = False
     ) -> int | None:
         if value is None and nullable:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(path, f"must be a whole number, got {_shown(value)}")
             return None
-        if value < low or (high is not None and value > high):
-            wanted = f"{low}–{high}" if high is not None else f"{low} or more"
-            self.fail(path, f"must be {wanted}, got {value}")
+        if value < low or value > high:
+            wanted = f"{low}–{high}" if high < DB_INT_MAX else f"{low} to {high:,}"
+            self.fail(path, f"must be {wanted}, got {_shown(value)}")
             return None
         return value
 
     def number_at(
-        self, obj: dict[str, Any], key: str, path: str, low: int, high: int | None = None,
+        self, obj: dict[str, Any], key: str, path: str, low: int, high: int = DB_INT_MAX,
         *, nullable: bool = False,
     ) -> int | None:  # fmt: skip
         value = obj.get(key, _MISSING)
@@ -226,7 +252,19 @@ class _Checker:
             )
             return None
         # A time without a zone is read as UTC, the zone exports are written in.
-        return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+        try:
+            in_utc = moment.astimezone(dt.UTC)
+        except OverflowError:  # 0001-01-01T00:00:00+14:00 is before year 1 in UTC
+            in_utc = None
+        if in_utc is None or not EARLIEST <= in_utc < LATEST:
+            self.fail(
+                _name(path, key),
+                f"must be a date and time between the years {EARLIEST.year} and "
+                f"{LATEST.year - 1}, got {_shown(value)}",
+            )
+            return None
+        return in_utc
 
     def day_at(self, obj: dict[str, Any], key: str, path: str) -> dt.date | None:
         value = obj.get(key, _MISSING)
@@ -320,6 +358,12 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
             [f"version: this app reads version {VERSION} of the format; the file says "
              f"{_shown(data.get('version'))}"]
         )  # fmt: skip
+    rows = _ledger_rows(data)
+    if rows > settings.IMPORT_MAX_LEDGER_ROWS:  # before anything else is checked
+        raise ImportRefused(
+            [f"characters: the file has {rows:,} chip-ledger rows; this table imports at most "
+             f"{settings.IMPORT_MAX_LEDGER_ROWS:,}."]
+        )  # fmt: skip
     c = _Checker()
     top = c.fields(data, "", _TOP, optional=("fights",))  # fights: a record, not imported
     info = c.object_at(top, "campaign", "", _CAMPAIGN)
@@ -356,6 +400,19 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
     if c.problems:
         raise ImportRefused(c.problems[:MAX_PROBLEMS])
     return plan
+
+
+def _ledger_rows(data: dict[str, Any]) -> int:
+    """How many ledger rows the file holds, whatever its shape."""
+    characters = data.get("characters")
+    if not isinstance(characters, list):
+        return 0
+    rows = 0
+    for character in characters:
+        chips = character.get("chips") if isinstance(character, dict) else None
+        ledger = chips.get("ledger") if isinstance(chips, dict) else None
+        rows += len(ledger) if isinstance(ledger, list) else 0
+    return rows
 
 
 def _members(c: _Checker, members: list[Any]) -> list[tuple[str, str]]:
@@ -508,6 +565,8 @@ def _ledger(
         balance += entry.amount
         if balance < 0:
             c.fail(f"{where}.amount", f"would take the balance below zero, to {balance} (R15)")
+        elif balance > DB_INT_MAX:
+            c.fail(f"{where}.amount", f"would take the balance above {DB_INT_MAX:,} chips")
         out.append(entry)
     return out
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from campaigns.exchange.checks import MAX_FILE_BYTES, ImportRefused, campaign_file_parse
+from campaigns.exchange.checks import ImportRefused, campaign_file_parse, max_file_bytes, too_big
 
 
 class CampaignFileForm(forms.Form):
@@ -18,10 +18,8 @@ class CampaignFileForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_FILE_BYTES:
-            raise forms.ValidationError(
-                f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB."
-            )
+        if upload.size > max_file_bytes():  # refused before it is read, let alone parsed
+            raise forms.ValidationError(too_big())
         try:
             self.cleaned_data["data"] = campaign_file_parse(upload.read())
         except ImportRefused as refused:

@@ -21,13 +21,20 @@ class ImportResult:
     warnings: tuple[str, ...] = ()
 
 
-def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) -> ImportResult:
+def campaign_import(
+    data: dict[str, Any], *, dealer: User, as_new: bool = True, seat_members: bool = False
+) -> ImportResult:
     """Bring a campaign file in with ``dealer`` as its Dealer: checked first, then written in
     one transaction, so a refused file (``ImportRefused``) leaves the database as it was.
 
     ``as_new`` (the default) makes a new campaign, at the file's slug if it is free here. With
     ``as_new=False`` the file restores the campaign at its slug, which ``dealer`` must deal
-    (see ``campaign_restore``)."""
+    (see ``campaign_restore``).
+
+    Nobody is seated without their consent: by default only ``dealer`` sits at the campaign,
+    the file's other members are left out (said plainly, without saying who has an account
+    here) and their characters are the Dealer's to hand on. ``seat_members=True`` — the
+    operator's ``manage.py import_campaign``, or staff — seats those who have an account."""
     plan = campaign_plan(data)
     slug = plan.campaign["slug"]
     if not as_new:
@@ -39,7 +46,7 @@ def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) 
                 [f"campaign.slug: you deal no campaign at /c/{slug}/ to restore; import the "
                  "file as a new campaign instead"]
             )  # fmt: skip
-        return _restore(plan, campaign=campaign, dealer=dealer)
+        return _restore(plan, campaign=campaign, dealer=dealer, seat_members=seat_members)
     warnings: list[str] = []
     with transaction.atomic():
         free = _free_slug(slug)
@@ -47,17 +54,20 @@ def campaign_import(data: dict[str, Any], *, dealer: User, as_new: bool = True) 
             warnings.append(f"The address /c/{slug}/ is taken here: this copy is at /c/{free}/.")
         campaign = Campaign.objects.create(**{**plan.campaign, "slug": free})
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
-        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
     return ImportResult(campaign, tuple(warnings))
 
 
-def campaign_restore(data: dict[str, Any], *, campaign: Campaign, dealer: User) -> ImportResult:
+def campaign_restore(
+    data: dict[str, Any], *, campaign: Campaign, dealer: User, seat_members: bool = False
+) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
     notes and sessions are replaced by the file's; its name, setting and pitch too. Its
-    conflicts and fights are removed (the format does not carry them back). Seats are
-    kept, the file's members who have an account here are seated, and ``dealer`` stays the
-    Dealer. The file must be a copy of this campaign (same slug), so a file meant for another
-    table cannot overwrite this one. That ``dealer`` deals ``campaign`` is the caller's check.
+    conflicts and fights are removed (the format does not carry them back). Seats are kept
+    (with ``seat_members``, the file's members who have an account here are seated too), and
+    ``dealer`` stays the Dealer. The file must be a copy of this campaign (same slug), so a
+    file meant for another table cannot overwrite this one. That ``dealer`` deals
+    ``campaign`` is the caller's check.
     """
     plan = campaign_plan(data)
     if plan.campaign["slug"] != campaign.slug:
@@ -65,10 +75,10 @@ def campaign_restore(data: dict[str, Any], *, campaign: Campaign, dealer: User) 
             [f"campaign.slug: the file is a copy of /c/{plan.campaign['slug']}/, not of this "
              f"campaign (/c/{campaign.slug}/); import it as a new campaign instead"]
         )  # fmt: skip
-    return _restore(plan, campaign=campaign, dealer=dealer)
+    return _restore(plan, campaign=campaign, dealer=dealer, seat_members=seat_members)
 
 
-def _restore(plan: Plan, *, campaign: Campaign, dealer: User) -> ImportResult:
+def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool) -> ImportResult:
     warnings: list[str] = []
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -84,7 +94,7 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User) -> ImportResult:
         for name in fields:
             setattr(campaign, name, plan.campaign[name])
         campaign.save(update_fields=fields)
-        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
     return ImportResult(campaign, tuple(warnings))
 
 
@@ -95,12 +105,27 @@ def _free_slug(wanted: str) -> str:
     return slug
 
 
-def _seat(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str]) -> dict[str, User]:
-    """Seat the file's members who have an account here (as players: ``dealer`` deals).
-    Returns username → user for everyone seated at the campaign afterwards."""
+def _seat(
+    plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str], seat: bool
+) -> dict[str, User]:
+    """Seat the file's members who have an account here (as players: ``dealer`` deals) when
+    ``seat``; otherwise nobody new. Returns username → user for everyone seated at the
+    campaign afterwards."""
+    seated = {m.user.get_username(): m.user for m in campaign.memberships.select_related("user")}
+    if not seat:
+        # No account is looked up, so no message can tell who exists here.
+        left_out = [u for u, _ in plan.members if u not in seated]
+        if left_out:
+            theirs = [ch.values["name"] for ch in plan.characters if ch.player in set(left_out)]
+            also = f" Their characters ({', '.join(theirs)}) are yours" if theirs else ""
+            warnings.append(
+                f"The file's other members ({', '.join(left_out)}) are not seated: an import "
+                "seats nobody but you. Invite whom you want with an invitation link."
+                + (f"{also}; hand each over once its player has joined." if theirs else "")
+            )
+        return seated
     wanted = [username for username, _ in plan.members]
     known = {u.get_username(): u for u in User.objects.filter(username__in=wanted)}
-    seated = {m.user.get_username(): m.user for m in campaign.memberships.select_related("user")}
     for username, role in plan.members:
         user = known.get(username)
         if user is None:
@@ -118,15 +143,26 @@ def _seat(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str]) 
     return seated
 
 
-def _write(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str]) -> None:
-    seated = _seat(plan, campaign=campaign, dealer=dealer, warnings=warnings)
+def _write(
+    plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str], seat: bool
+) -> None:
+    seated = _seat(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat)
     sessions = {
         s.values["number"]: GameSession.objects.create(campaign=campaign, **s.values)
         for s in plan.sessions
     }
     actors = {e.actor for ch in plan.characters for e in ch.ledger if e.actor}
-    known = {u.get_username(): u for u in User.objects.filter(username__in=actors)}
-    if unknown := sorted(actors - set(known)):
+    if not seat:
+        # Rows are credited only to people seated here: a file must not put words in the
+        # mouth of an account, nor tell whether one exists.
+        known = {name: user for name, user in seated.items() if name in actors}
+        if others := sorted(actors - set(known)):
+            warnings.append(
+                f"Ledger rows written by people not seated here ({', '.join(others)}) keep no name."
+            )
+    else:
+        known = {u.get_username(): u for u in User.objects.filter(username__in=actors)}
+    if seat and (unknown := sorted(actors - set(known))):
         warnings.append(
             f"Ledger rows written by people without an account here ({', '.join(unknown)}) "
             "keep no name."
@@ -145,19 +181,23 @@ def _write(plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str])
             for name, rating in ch.knacks.items()
         )
         balance = 0
+        rows: list[ChipEntry] = []
         for entry in ch.ledger:
             balance += entry.amount
-            row = ChipEntry.objects.create(
-                character=character,
-                amount=entry.amount,
-                balance_after=balance,
-                reason=entry.reason,
-                note=entry.note,
-                actor=known.get(entry.actor or ""),
-                session=sessions.get(entry.session),
+            rows.append(
+                ChipEntry(
+                    character=character,
+                    amount=entry.amount,
+                    balance_after=balance,
+                    reason=entry.reason,
+                    note=entry.note,
+                    actor=known.get(entry.actor or ""),
+                    session=sessions.get(entry.session),
+                    created_at=entry.at,  # the row keeps its own time
+                )
             )
-            # created_at is auto_now_add: give the row its own time back.
-            ChipEntry.objects.filter(pk=row.pk).update(created_at=entry.at)
+        # In bulk, in order: a ledger of the size limit is written in seconds, not a query a row.
+        ChipEntry.objects.bulk_create(rows, batch_size=500)
 
     WantedLink.objects.bulk_create(
         WantedLink(

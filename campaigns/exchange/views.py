@@ -49,7 +49,11 @@ def import_new(request: HtmxHttpRequest) -> HttpResponse:
     if posted and form.is_valid():
         dealer = cast(User, request.user)  # logged in: login_required
         try:
-            result = campaign_import(form.cleaned_data["data"], dealer=dealer)
+            # Only staff may seat the file's other members; anyone else's import seats them
+            # alone (nobody is seated without consent, issue 19 #2).
+            result = campaign_import(
+                form.cleaned_data["data"], dealer=dealer, seat_members=dealer.is_staff
+            )
         except ImportRefused as refused:
             form.refuse(refused)
         else:
@@ -66,7 +70,12 @@ def restore(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if posted and form.is_valid():
         data, campaign = form.cleaned_data["data"], membership.campaign
         try:
-            result = campaign_restore(data, campaign=campaign, dealer=membership.user)
+            result = campaign_restore(
+                data,
+                campaign=campaign,
+                dealer=membership.user,
+                seat_members=membership.user.is_staff,
+            )
         except ImportRefused as refused:
             form.refuse(refused)
         else:

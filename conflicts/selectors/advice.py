@@ -4,13 +4,13 @@ stays the same."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from math import comb
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.crypto import salted_hmac
 
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import Card, format_cards
@@ -42,8 +42,10 @@ def opposing_size(state: engine.ConflictState) -> int:
 
 
 def _hand_key(conflict_id: int, p: engine.Participant, opposing: int) -> str:
+    # An HMAC under the secret key, not a plain hash: whoever can list the cache's keys (a
+    # shared Redis) cannot test guesses of a hand against them (issue 19 #4).
     texts = f"{format_cards(p.hand)}|{format_cards(p.discarded)}"
-    digest = hashlib.sha256(texts.encode()).hexdigest()[:20]
+    digest = salted_hmac("conflicts.odds", texts, algorithm="sha256").hexdigest()[:32]
     return f"conflict-odds:{conflict_id}:{p.pid}:{digest}:{opposing}"
 
 

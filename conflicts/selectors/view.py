@@ -329,7 +329,7 @@ def _knack_rows(row: HandRow, p: engine.Participant) -> None:
 def _knacks(character: Character | None) -> list[tuple[int, str, int]]:
     if character is None:
         return []
-    # Sorted here, not by the query: the knacks come prefetched with the seats (table_data).
+    # Sorted here, not by the query: the knacks come prefetched with the seats (reads.table_read).
     knacks = sorted(character.knacks.all(), key=lambda k: (-k.rating, k.name))
     return [(k.pk, k.name, k.rating) for k in knacks]
 

@@ -14,7 +14,13 @@ from conflicts.services.moves import (
     controlled_pids,
     controlled_pids_among,
 )
-from conflicts.services.setup import HandSpec, conflict_create, conflict_deal_again, pid_of
+from conflicts.services.setup import (
+    HandSpec,
+    conflict_create,
+    conflict_create_once,
+    conflict_deal_again,
+    pid_of,
+)
 
 __all__ = [
     "DEALER_MOVES",
@@ -22,6 +28,7 @@ __all__ = [
     "HandSpec",
     "StaleMove",
     "conflict_create",
+    "conflict_create_once",
     "conflict_deal_again",
     "conflict_move",
     "conflict_move_read",

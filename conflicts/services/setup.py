@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -14,7 +15,7 @@ from characters.rules import ATTRIBUTES
 from conflicts.combat.services import fight_note
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, Fight, Seat
+from conflicts.models import Conflict, Event, Fight, MoveKey, Seat
 from conflicts.services.errors import ConflictError
 
 
@@ -150,6 +151,24 @@ def conflict_create(
             text=f"The Dealer sets up “{title}”"
             + (f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."),
         )
+    return conflict
+
+
+def conflict_create_once(key: str, *, campaign: Campaign, **setup: Any) -> Conflict:
+    """``conflict_create`` once per form (issue 19 #8): a double click sends the form's key
+    twice, and the second finds the conflict the first made. The key is kept as the new
+    conflict's first MoveKey (``new:<key>``), looked up and written under a lock on the
+    campaign's row, so twenty identical requests at once make one conflict."""
+    if not key:
+        return conflict_create(campaign=campaign, **setup)
+    marker = f"new:{key}"[:64]
+    with transaction.atomic():
+        list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
+        made = MoveKey.objects.filter(conflict__campaign=campaign, key=marker).first()
+        if made is not None:
+            return Conflict.objects.get(pk=made.conflict_id)
+        conflict = conflict_create(campaign=campaign, **setup)
+        MoveKey.objects.create(conflict=conflict, key=marker)
     return conflict
 
 

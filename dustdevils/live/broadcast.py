@@ -28,7 +28,6 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-CHANNEL_PREFIX = "dd:table:"
 Listener = Callable[[str, int], None]
 
 _lock = threading.Lock()
@@ -54,6 +53,13 @@ def _set_healthy(healthy: bool) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, HEALTH)
 
 
+def channel_prefix() -> str:
+    """The Redis channels of THIS deployment: ``<LIVE_NAMESPACE>:table:`` (the namespace is the
+    cache's key prefix unless set apart), so two deployments sharing a Redis never hear each
+    other's tables (issue 19 #3)."""
+    return f"{settings.LIVE_NAMESPACE}:table:"
+
+
 def publish(table: str, version: int) -> None:
     """Announce that ``table`` is now at ``version``. Called on commit of a move
     (``transaction.on_commit``): a stream that hears of it reads the committed version."""
@@ -66,7 +72,7 @@ def _send_to_redis(table: str, version: int) -> bool:
     Redis is away — the caller then delivers to this process, and the others' slow poll
     catches up."""
     try:
-        _sync_redis().publish(CHANNEL_PREFIX + table, str(version))
+        _sync_redis().publish(channel_prefix() + table, str(version))
         return True
     except Exception as error:  # noqa: BLE001 — an outage must not fail the move
         log.warning("live: Redis publish failed (%s); streams fall back to polling", error)
@@ -83,12 +89,23 @@ def publish_on_commit(table: str) -> None:
     transaction.on_commit(lambda: publish(table, time.time_ns() // 1000))
 
 
-def deliver(table: str, version: int) -> None:
-    """Hand a version to this process's listeners and waiting streams."""
+def deliver(table: str, version: int, *, hint: bool = False) -> None:
+    """Hand a version to this process's listeners and waiting streams.
+
+    A version this process knows to be real (its own move's, or one the safety net read from
+    the database) is remembered, and an older one is then not handed on. A ``hint`` (what Redis
+    carried: anyone who can publish there could have sent it) is handed on but never
+    remembered, so a forged version "far ahead" cannot make this process drop the real ones:
+    every stream re-reads the table from the database and moves only to what it finds there.
+    """
     with _lock:
-        if version <= _latest.get(table, -1):
-            return
-        _latest[table] = version
+        if hint:
+            if version <= _latest.get(table, -1):
+                return
+        else:
+            if version <= _latest.get(table, -1):
+                return
+            _latest[table] = version
         listeners = list(_listeners)
         waiting = list(_queues.get(table, ()))
     for listener in listeners:
@@ -218,14 +235,12 @@ async def _redis_subscriber() -> None:
         try:
             client = aioredis.from_url(settings.REDIS_URL)
             pubsub = client.pubsub()
-            await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+            await pubsub.psubscribe(_glob_escape(channel_prefix()) + "*")
             _set_healthy(True)
             delay = 0.5
             async for message in pubsub.listen():
-                if message.get("type") != "pmessage":
-                    continue
-                channel = message["channel"].decode()
-                deliver(channel.removeprefix(CHANNEL_PREFIX), int(message["data"]))
+                if message.get("type") == "pmessage":
+                    heard(message["channel"], message["data"])
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 — keep trying until Redis is back
@@ -238,6 +253,25 @@ async def _redis_subscriber() -> None:
             if client is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(client.aclose(), 2)
+
+
+def heard(channel: bytes, data: bytes) -> None:
+    """One message from Redis: a hint that a table moved. Junk (not a version number, another
+    deployment's channel) is dropped quietly — it must not break the subscriber."""
+    prefix = channel_prefix().encode()
+    if not channel.startswith(prefix):
+        return
+    try:
+        table, version = channel[len(prefix) :].decode(), int(data)
+    except (UnicodeDecodeError, ValueError):
+        return
+    if version >= 0 and table:
+        deliver(table, version, hint=True)
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` matched literally in a Redis PSUBSCRIBE pattern."""
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
 
 
 _sync_client: dict[str, Any] = {}

@@ -136,21 +136,25 @@ class SharedReads:
         self._gate = asyncio.Semaphore(limit)
 
     async def at_least(self, conflict_id: int, version: int) -> TableRead | None:
-        """The table at ``version`` or newer (None when the conflict is gone). A version is
-        announced only after its commit, so a read begun after the announcement sees it; one
-        begun before may not, hence a second read — and never more, whatever was announced."""
+        """The table at ``version`` or newer (None when the conflict is gone) — or at the
+        database's own version when that is lower: an announced version is only a hint (one
+        from a shared Redis may be forged), the database says where the table really is.
+        A version is announced only after its commit, so a read begun after the announcement
+        sees it; one already under way may not, hence a second read then — and never more,
+        whatever was announced."""
         for attempt in range(2):
             known = self._latest.get(conflict_id)
             if known is not None and known.version >= version:
                 return known
             reading = self._reading.get(conflict_id)
+            begun_before = reading is not None
             if reading is None:
                 reading = asyncio.ensure_future(self._read(conflict_id))
                 self._reading[conflict_id] = reading
             data = await asyncio.shield(reading)
             if data is None:
                 return None
-            if data.version >= version or attempt:
+            if data.version >= version or attempt or not begun_before:
                 return data
             # That read began before ``version`` was committed: read again.
         raise AssertionError("unreachable")

@@ -225,3 +225,36 @@ def test_a_moves_answer_reads_the_members_after_its_commit_R10(
     roles = read.roles
     assert player_a.pk in roles
     assert player_b.pk not in roles
+
+
+def test_the_new_conflict_form_applies_once_under_twenty_identical_requests(
+    campaign: Any, dealer: Any, pc_a: Any, pc_b: Any
+) -> None:
+    """Issue 19 #8: a double (or twentyfold) click on "Set up" sends the form's idempotency
+    key each time; one conflict is set up, and every request is sent to it."""
+    from django.test import Client
+
+    assert connection.vendor == "postgresql"
+    url = f"/c/{campaign.slug}/conflicts/new/"
+    form = {
+        "key": "5f0c1e2d3a4b5c6d7e8f9a0b",
+        "title": "Gunfight at the corral", "stakes": 1, "stud": 5,
+        f"take_{pc_a.pk}": "on", f"side_{pc_a.pk}": "players",
+        f"take_{pc_b.pk}": "on", f"side_{pc_b.pk}": "players",
+    }  # fmt: skip
+    clients = []
+    for _ in range(20):
+        client = Client()
+        client.force_login(dealer)
+        clients.append(client)
+
+    results = race(20, lambda i: clients[i].post(url, form))
+
+    conflict = Conflict.objects.get(campaign=campaign)  # exactly one
+    assert Event.objects.filter(conflict=conflict).count() == 1
+    assert [getattr(r, "status_code", r) for r in results] == [302] * 20
+    assert {r["Location"] for r in results} == {conflict.get_absolute_url()}  # type: ignore[index]
+    # Another form (another key) sets up another conflict.
+    other = clients[0].post(url, form | {"key": "another-form-another-key"})
+    assert other.status_code == 302
+    assert Conflict.objects.filter(campaign=campaign).count() == 2

@@ -194,3 +194,25 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     advice.hand_odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
     advice.hand_odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
     assert len(set(asked)) == len(asked) == 3
+
+
+def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_hand() -> None:
+    """Issue 19 #4: whoever can list a shared cache's keys must not be able to test guesses of
+    a hand against them; the key is an HMAC under SECRET_KEY."""
+    import hashlib
+
+    from django.test import override_settings
+
+    from conflicts.engine import conflict as engine
+    from conflicts.engine.cards import format_cards, parse_cards
+    from conflicts.selectors import advice as selectors
+
+    hand = engine.Participant(
+        pid="c1", name="c1", kind=engine.Kind.PC, hand=tuple(parse_cards("AS AH KD 2C 3D"))
+    )
+    texts = f"{format_cards(hand.hand)}|{format_cards(hand.discarded)}"
+    key = selectors._hand_key(7, hand, 5)
+    assert hashlib.sha256(texts.encode()).hexdigest()[:20] not in key
+    assert key == selectors._hand_key(7, hand, 5)  # stable: the cache still works
+    with override_settings(SECRET_KEY="another-deployment-" * 4):
+        assert selectors._hand_key(7, hand, 5) != key

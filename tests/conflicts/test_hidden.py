@@ -348,3 +348,29 @@ def test_it_never_streams_anyone_a_card_they_may_not_see_R10(
     assert len(checked) == 4 * (1 + len(moves))
     # Not vacuous: after the Deal each player's stream showed their own hand.
     watch.sees(a, texts(t.state().participant(pa).hand))
+
+
+def test_it_says_plainly_that_the_full_deal_is_revealed_at_the_end_R10(
+    client: Any, campaign: Any, cast: dict[str, Any], pc_a: Any, pc_b: Any
+) -> None:
+    """R10's audit shows the deck's order once the conflict is over; with the log's "Dealt"
+    line that rebuilds every hand, a folded one too. The app chooses that and says so, on the
+    Rulings page and on the table view beside the order."""
+    rulings = client.get("/rulings/").content.decode()
+    assert "full deal" in rulings
+    dealer = cast["dealer"]
+    conflict = conflict_create(
+        campaign=campaign,
+        actor=dealer,
+        title="Stampede",
+        hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=7)],
+    )
+    t = Table(client, conflict)
+    t.ok(dealer, "approve", pid=pid_of(pc_a), attributes=["hand", "eye"], devil=0)
+    t.ok(dealer, "approve", pid=pid_of(pc_b), attributes=["hand", "eye"], devil=0)
+    t.ok(dealer, "deal")
+    assert "The full deal is revealed" not in t.page(cast["player_b"], f"{t.url}table/")
+    t.ok(dealer, "dealer-fold")
+    html = t.page(cast["player_b"], f"{t.url}table/")
+    assert "The full deal is revealed" in html
+    assert "a folded one too" in html

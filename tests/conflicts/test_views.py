@@ -825,3 +825,22 @@ def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     assert chips_shown(spent.content.decode()) == "2"  # R15: the extra card's chip
     proposed = table.post(player_a, "propose", htmx=True, pid=pid, attributes=["hand", "eye"])
     assert chips_shown(proposed.content.decode()) == "2"
+
+
+def test_the_new_conflict_form_carries_a_key_and_a_resent_form_sets_up_once(
+    client_as: Callable[[Any], Client], campaign: Any, dealer: User, pc_a: Any, pc_b: Any
+) -> None:
+    """Issue 19 #8 (the threaded race is in test_concurrency.py, on PostgreSQL)."""
+    client = client_as(dealer)
+    url = f"/c/{campaign.slug}/conflicts/new/"
+    keys = re.findall(r'name="key" value="([0-9a-f]+)"', client.get(url).content.decode())
+    assert len(keys) == 1
+    form = {
+        "key": keys[0], "title": "Twice", "stakes": 0, "stud": 5,
+        f"take_{pc_a.pk}": "on", f"side_{pc_a.pk}": "players", f"side_{pc_b.pk}": "players",
+    }  # fmt: skip
+    first = client.post(url, form)
+    second = client.post(url, form)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Conflict.objects.filter(title="Twice").count() == 1

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -60,6 +61,14 @@ def _ledger_below_zero(data: Data) -> None:
 def _ledger_out_of_order(data: Data) -> None:
     ledger = _jim(data)["chips"]["ledger"]
     ledger[1]["at"] = "2000-01-01T00:00:00+00:00"
+
+
+def _ledger_beyond_the_database(data: Data) -> None:
+    """2,148 rows of a million chips each: every row is legal, the sum is not (≥ 2³¹)."""
+    chips = _jim(data)["chips"]
+    first = dict(chips["ledger"][0], reason="stakes", session=None, note="", actor=None)
+    chips["ledger"] = [dict(first, amount=1_000_000) for _ in range(2148)]
+    chips["current"] = 2148 * 1_000_000
 
 
 def _link_to(key: str) -> Callable[[Data], None]:
@@ -205,6 +214,37 @@ CASES: dict[str, tuple[Callable[[Data], None], str]] = {
         _set(lambda d: d["sessions"][1], "number", []),
         "sessions[1].number: must be a whole number, got a list",
     ),
+    # Issue 19 #6: beyond the database's range, or at the edges of time.
+    "a session number beyond the database's integers": (
+        _set(lambda d: d["sessions"][1], "number", 2**31),
+        "sessions[1].number: must be 1 to 2,147,483,647, got 2147483648",
+    ),
+    "a session number of 4,000 digits": (
+        _set(lambda d: d["sessions"][1], "number", 10**3999),
+        "sessions[1].number: must be 1 to 2,147,483,647, got a number of 4000 digits",
+    ),
+    "chips beyond the database's integers": (
+        _set(lambda d: _jim(d)["chips"], "current", 2**31),
+        "characters[{jim}].chips.current: must be 0 to 2,147,483,647, got 2147483648",
+    ),
+    "a ledger that adds up beyond the database's integers": (
+        _ledger_beyond_the_database,
+        "characters[{jim}].chips.ledger[2147].amount: would take the balance above "
+        "2,147,483,647 chips",
+    ),
+    "a ledger time before year 1 in UTC": (
+        lambda d: _jim(d)["chips"]["ledger"][0].update(at="0001-01-01T00:00:00+14:00"),
+        "characters[{jim}].chips.ledger[0].at: must be a date and time between the years "
+        "1800 and 8999",
+    ),
+    "a session's end at the end of time": (
+        _set(lambda d: d["sessions"][0], "ended_at", "9999-12-31T23:59:59-14:00"),
+        "sessions[0].ended_at: must be a date and time between the years 1800 and 8999",
+    ),
+    "a character gone in year 1": (
+        _set(_jim, "left_play_at", "0001-01-01T00:00:00"),
+        "characters[{jim}].left_play_at: must be a date and time between",
+    ),
     "a bad slug": (
         _set(lambda d: d["campaign"], "slug", "last oak!"),
         "campaign.slug: may hold only letters, digits, - and _",
@@ -269,7 +309,7 @@ def test_it_says_a_truncated_file_is_cut_off(played: Campaign, keep: float) -> N
 
 
 def test_it_refuses_a_file_too_big(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("campaigns.exchange.checks.MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(django_settings, "IMPORT_MAX_BYTES", 10)
     with pytest.raises(ImportRefused, match="larger than"):
         campaign_file_parse(b'{"format": "dustdevils.campaign"}')
 

@@ -87,7 +87,7 @@ def test_it_round_trips_exactly_into_a_database_without_the_campaign(
     text = campaign_file_dump(campaign_export(played))
     played.delete()
 
-    result = campaign_import(campaign_file_parse(text), dealer=dealer)
+    result = campaign_import(campaign_file_parse(text), dealer=dealer, seat_members=True)
 
     assert result.warnings == ()
     assert result.campaign.slug == "the-hanged-man"
@@ -100,7 +100,7 @@ def test_it_round_trips_beside_the_original_with_only_the_slug_changed(
     before = model_counts()
     data = campaign_export(played)
 
-    result = campaign_import(clone(data), dealer=dealer)
+    result = campaign_import(clone(data), dealer=dealer, seat_members=True)
     again = campaign_export(result.campaign)
 
     assert result.campaign.slug == "the-hanged-man-2"
@@ -119,7 +119,7 @@ def test_it_keeps_ledger_rows_with_their_times_balances_and_sessions(
     played: Campaign, dealer: User
 ) -> None:
     original = Character.objects.get(campaign=played, name='"Gentleman" Jim Harris')
-    copy = campaign_import(campaign_export(played), dealer=dealer).campaign
+    copy = campaign_import(campaign_export(played), dealer=dealer, seat_members=True).campaign
     jim = Character.objects.get(campaign=copy, name='"Gentleman" Jim Harris')
 
     def rows(character: Character) -> list[tuple[object, ...]]:
@@ -142,7 +142,7 @@ def test_it_gives_the_characters_of_unknown_people_to_the_importing_dealer(
     data["members"][2]["username"] = "ghost"
     data["characters"][at(data, "zeke-munroe")]["player"] = "ghost"
 
-    result = campaign_import(data, dealer=dealer)
+    result = campaign_import(data, dealer=dealer, seat_members=True)
 
     zeke = result.campaign.characters.get(name="Zeke Munroe")
     assert zeke.player == dealer
@@ -156,7 +156,7 @@ def test_it_gives_the_characters_of_unknown_people_to_the_importing_dealer(
 def test_it_makes_the_importer_the_dealer_and_seats_the_old_one_as_a_player(
     played: Campaign, outsider: User, dealer: User
 ) -> None:
-    result = campaign_import(campaign_export(played), dealer=outsider)
+    result = campaign_import(campaign_export(played), dealer=outsider, seat_members=True)
 
     roles = dict(result.campaign.memberships.values_list("user__username", "role"))
     assert roles == {"outsider": "dealer", "dealer": "player", "player_a": "player",
@@ -239,3 +239,55 @@ def test_it_writes_names_as_they_are_in_utf8(played: Campaign) -> None:
     assert "Señora Álvarez" in text
     assert json.loads(text) == campaign_export(played)
     assert Membership.objects.filter(campaign=played).count() == 3
+
+
+# --- Consent: an import seats nobody but the importer (issue 19 #2) ---------------------------
+
+
+def test_an_import_seats_only_the_importer_and_gives_them_the_others_characters(
+    played: Campaign, outsider: User, dealer: User, player_a: User
+) -> None:
+    data = campaign_export(played)
+    before = set(Membership.objects.values_list("campaign_id", "user_id"))
+
+    result = campaign_import(data, dealer=outsider)
+
+    roles = dict(result.campaign.memberships.values_list("user__username", "role"))
+    assert roles == {"outsider": "dealer"}
+    assert not result.campaign.characters.filter(player__in=[dealer, player_a]).exists()
+    jim = result.campaign.characters.get(name='"Gentleman" Jim Harris')
+    assert jim.player == outsider
+    # The ledger credits nobody who is not seated here.
+    assert not ChipEntry.objects.filter(
+        character__campaign=result.campaign, actor__in=[dealer, player_a]
+    ).exists()
+    assert set(Membership.objects.values_list("campaign_id", "user_id")) - before == {
+        (result.campaign.pk, outsider.pk)
+    }
+    said = " ".join(result.warnings)
+    assert "are not seated: an import seats nobody but you" in said
+    assert "invitation link" in said
+
+
+def test_an_import_says_the_same_whether_or_not_a_username_exists(
+    played: Campaign, outsider: User
+) -> None:
+    """No message may confirm that a username has an account here."""
+
+    def said(username: str) -> str:
+        data = campaign_export(played)
+        old = data["members"][2]["username"]
+        data["members"][2]["username"] = username
+        for character in data["characters"]:
+            if character["player"] == old:
+                character["player"] = username
+            for row in character["chips"]["ledger"]:
+                if row["actor"] == old:
+                    row["actor"] = username
+        warnings = campaign_import(data, dealer=outsider).warnings
+        return " ".join(w for w in warnings if not w.startswith("The address"))
+
+    assert User.objects.filter(username="player_b").exists()
+    assert said("player_b").replace("player_b", "X") == said("nobody-here").replace(
+        "nobody-here", "X"
+    )

@@ -87,10 +87,33 @@ def test_it_imports_an_upload_as_a_new_campaign_the_uploader_deals(
     copy = Campaign.objects.get(slug="the-hanged-man-2")
     assert response.status_code == 302
     assert copy.memberships.get(role=Membership.Role.DEALER).user == outsider
-    assert campaign_export(copy)["characters"] == campaign_export(played)["characters"]
+
+    def unplayed(data: dict[str, Any]) -> list[dict[str, Any]]:
+        return [c | {"player": None, "chips": {}} for c in data["characters"]]
+
+    assert unplayed(campaign_export(copy)) == unplayed(campaign_export(played))
     shown = [str(m) for m in response.wsgi_request._messages]  # type: ignore[attr-defined]
     assert shown[0] == "Imported “The Hanged Man”: you deal it."
-    assert "dealer was the Dealer in the file; here you deal and dealer plays." in shown
+    # Nobody else is seated without their consent (issue 19 #2), and no message says who
+    # has an account here.
+    assert list(copy.memberships.values_list("user__username", flat=True)) == ["outsider"]
+    assert any("are not seated: an import seats nobody but you" in m for m in shown)
+    assert not any("Dealer in the file" in m or "Nobody here" in m for m in shown)
+
+
+def test_a_staff_member_may_seat_the_files_members(
+    client_as: ClientAs, played: Campaign, outsider: User
+) -> None:
+    outsider.is_staff = True
+    outsider.save(update_fields=["is_staff"])
+    text = campaign_file_dump(campaign_export(played))
+
+    client_as(outsider).post(IMPORT, {"file": _upload(text)})
+
+    copy = Campaign.objects.get(slug="the-hanged-man-2")
+    roles = dict(copy.memberships.values_list("user__username", "role"))
+    assert roles == {"outsider": "dealer", "dealer": "player", "player_a": "player",
+                     "player_b": "player"}  # fmt: skip
 
 
 @pytest.mark.parametrize(

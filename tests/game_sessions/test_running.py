@@ -3,7 +3,8 @@ queues ONE recovery. Eager Celery (the embedded default): the recovery runs inli
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -182,3 +183,51 @@ def test_it_refuses_a_carry_over_for_a_stranger(
     assert "only for characters in play here" in response.content.decode()
     open_session.refresh_from_db()
     assert open_session.status == "open"
+
+
+# --- The broker is down (issue 19 #9) ---------------------------------------------------------
+
+
+@pytest.fixture
+def broker_down(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Celery as production configures it (a Redis broker and result store, not eager), but
+    nothing listens at the address: Redis is down."""
+    from dustdevils.celery import app
+
+    down = "redis://127.0.0.1:1/12"
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    monkeypatch.setitem(app.conf, "broker_url", down)
+    monkeypatch.setitem(app.conf, "result_backend", down)
+    monkeypatch.setattr(app, "_pool", None)  # made again, for the broker above
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
+    backend = app._local.__dict__.pop("backend", None)
+    try:
+        yield
+    finally:
+        app._local.__dict__.pop("backend", None)
+        if backend is not None:
+            app._local.backend = backend
+        if app._pool is not None:
+            app._pool.force_close_all()
+
+
+@pytest.mark.django_db(transaction=True)  # commits for real: the recovery is queued on commit
+def test_it_ends_at_once_and_says_the_recovery_waits_for_the_broker(
+    broker_down: None,
+    client_as: Callable[[Any], Client],
+    campaign: Any,
+    open_session: Any,
+    dealer: User,
+) -> None:
+    client = client_as(dealer)
+    started = time.monotonic()
+    response = client.post(url("session_end", campaign.slug, 1), follow=True)
+    took = time.monotonic() - started
+    page = response.content.decode()
+    assert took < 5, f"ending the session took {took:.1f} s with the broker down"
+    assert "Session 1 has ended." in page
+    assert "the recovery (R22) is not queued yet: it will be queued when the queue is back" in page
+    assert "under way" not in page  # never claims work that was not queued
+    open_session.refresh_from_db()
+    assert open_session.status == "ended"
+    assert not JobRun.objects.filter(session=open_session).exists()

@@ -126,7 +126,8 @@ def test_it_recovers_on_a_real_worker_R17_R22(
     assert currents(pc_a) == {**FULL, "guts": 0}  # Guts stays at 0 (R17)
     assert currents(pc_b) == {**FULL, "eye": 1}  # carried over (R22)
     assert AttributeChange.objects.filter(session=session, reason="recovery").count() == 1
-    again = recover_session.apply_async((session.pk,), queue=QUEUE).get(timeout=20)
+    again = recover_session.apply_async((session.pk,), queue=QUEUE, ignore_result=False)
+    again = again.get(timeout=20)
     assert again["done_now"] is False
     assert job_runs(session) == 1
     assert currents(pc_a) == {**FULL, "guts": 0}

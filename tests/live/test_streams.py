@@ -507,3 +507,58 @@ def test_it_refuses_a_player_the_stream_of_an_npcs_sheet(
     assert client.get(url).status_code == 403
     client.force_login(outsider)
     assert client.get(url).status_code == 404
+
+
+# --- A forged announcement (issue 19 #3) ---------------------------------------------------------
+
+
+def test_a_forged_version_far_ahead_is_only_a_hint_the_stream_follows_the_database(
+    dealt: Table, cast: dict[str, User], pc_b: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone on a shared Redis announces version 10⁹ for this table: the stream re-reads the
+    table, finds the database's version, sends nothing, and the real moves that follow still
+    reach it — the safety-net poll's included (here the move's own announcement is lost)."""
+    now, url = dealt.version, dealt.url + "stream/"
+    table = f"conflict-{dealt.conflict.pk}"
+    monkeypatch.setattr(live, "publish", lambda table, version: None)  # only the poll tells
+
+    async def scenario() -> list[Event]:
+        _, stream = await open_stream(cast["player_a"], url)
+        assert stream is not None
+        events = [await stream.next()]
+        live.heard(live.channel_prefix().encode() + table.encode(), b"1000000000")
+        # The stream takes the hint, re-reads the table, sends nothing; then a ping.
+        assert (await stream.next(timeout=4, pings=True)).comment
+        await in_thread(lambda: dealt.ok(cast["player_b"], "draw", pid=pid_of(pc_b), stand="1"))
+        try:
+            events.append(await stream.next(timeout=5))
+        finally:
+            await stream.close()
+        return events
+
+    with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=1, LIVE_PING_SECONDS=1):
+        events = asyncio.run(scenario())
+    assert [(e.event, e.id) for e in events] == [("snapshot", now), ("update", now + 1)]
+
+
+def test_a_forged_version_costs_one_read_not_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read begun after the announcement is the database's word: a version above it is
+    ignored, not read again."""
+    from types import SimpleNamespace
+
+    loads: list[int] = []
+
+    async def load(conflict_id: int) -> Any:
+        loads.append(conflict_id)
+        return SimpleNamespace(version=3)
+
+    monkeypatch.setattr(streams, "_load", load)
+
+    async def scenario() -> int:
+        reads = streams.SharedReads(2)
+        with live.Updates("conflict-1"):
+            data = await reads.at_least(1, 10**9)
+        return data.version
+
+    assert asyncio.run(scenario()) == 3
+    assert loads == [1]

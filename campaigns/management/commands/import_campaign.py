@@ -29,7 +29,8 @@ class Command(BaseCommand):
         dealer = dealer_for(options["dealer"])
         raw = self._read(options["file"])
         try:
-            result = campaign_import(campaign_file_parse(raw), dealer=dealer)
+            # The operator's command: it may seat the file's members who have an account.
+            result = campaign_import(campaign_file_parse(raw), dealer=dealer, seat_members=True)
         except ImportRefused as refused:
             listed = "\n".join(f"  - {problem}" for problem in refused.problems)
             raise CommandError(f"{options['file']}: nothing imported.\n{listed}") from None

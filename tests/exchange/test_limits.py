@@ -1,0 +1,118 @@
+"""Issue 19 #6 and #7: what a client sends to the import never makes a 500 nor half a
+campaign. Files beyond the size limit (IMPORT_MAX_BYTES) or the ledger-row limit
+(IMPORT_MAX_LEDGER_ROWS) are refused in plain words before they are parsed or checked; a legal
+file at the limit is imported in seconds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from campaigns.exchange import (
+    ImportRefused,
+    campaign_export,
+    campaign_file_dump,
+    campaign_file_parse,
+    campaign_import,
+)
+from campaigns.models import Campaign
+from characters.models import ChipEntry
+from tests.exchange.conftest import at, model_counts
+
+ClientAs = Callable[[Any], Client]
+IMPORT = "/import/"
+
+
+def _post(client: Client, raw: bytes) -> str:
+    upload = SimpleUploadedFile("big.json", raw, content_type="application/json")
+    response = client.post(IMPORT, {"file": upload})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_limits_are_settings() -> None:
+    assert settings.IMPORT_MAX_BYTES == 2 * 1024 * 1024
+    assert settings.IMPORT_MAX_LEDGER_ROWS == 5000
+
+
+def test_it_refuses_a_file_over_2_mb_before_parsing_it(
+    client_as: ClientAs, outsider: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed: list[int] = []
+    monkeypatch.setattr(
+        "campaigns.exchange.forms.campaign_file_parse", lambda raw: parsed.append(1)
+    )
+    before = model_counts()
+    html = _post(client_as(outsider), b" " * (2 * 1024 * 1024) + b"{}")
+    assert "The file is larger than 2 MB, the most this table imports." in html
+    assert parsed == []
+    assert model_counts() == before
+
+
+def test_it_refuses_a_number_of_thousands_of_digits_in_plain_words() -> None:
+    raw = b'{"format": "dustdevils.campaign", "version": ' + b"9" * 5000 + b"}"
+    with pytest.raises(ImportRefused, match="a number far too long"):
+        campaign_file_parse(raw)
+
+
+def _ledger_file(played: Campaign, rows: int) -> dict[str, Any]:
+    data = campaign_export(played)
+    jim = data["characters"][at(data, "gentleman-jim-harris")]
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    jim["chips"]["ledger"] = [
+        {
+            "amount": 1,
+            "reason": "stakes",
+            "note": f"row {n}",
+            "actor": "dealer",
+            "at": (start + dt.timedelta(minutes=n)).isoformat(),
+            "session": None,
+        }
+        for n in range(rows)
+    ]
+    jim["chips"]["current"] = rows
+    for other in data["characters"]:
+        if other is not jim:
+            other["chips"] = {"current": 0, "ledger": []}
+    return data
+
+
+def test_it_refuses_more_ledger_rows_than_the_limit_before_checking_them(
+    client_as: ClientAs, played: Campaign, outsider: User
+) -> None:
+    data = _ledger_file(played, settings.IMPORT_MAX_LEDGER_ROWS + 1)
+    data["characters"][0]["name"] = 7  # not even reached: the row count is said first
+    before = model_counts()
+    html = _post(client_as(outsider), campaign_file_dump(data).encode())
+    assert "characters: the file has 5,001 chip-ledger rows; this table imports at most 5,000." in (
+        html
+    )
+    assert model_counts() == before
+
+
+@pytest.mark.slow
+def test_it_imports_a_file_at_the_limit_in_seconds(played: Campaign, dealer: User) -> None:
+    data = _ledger_file(played, settings.IMPORT_MAX_LEDGER_ROWS)
+    raw = campaign_file_dump(data).encode()
+    assert len(raw) <= settings.IMPORT_MAX_BYTES
+    started = time.monotonic()
+    result = campaign_import(campaign_file_parse(raw), dealer=dealer, seat_members=True)
+    took = time.monotonic() - started
+    print(f"\nimported {len(raw):,} bytes, 5,000 ledger rows in {took:.2f} s")
+    assert took < 10
+    jim = result.campaign.characters.get(name='"Gentleman" Jim Harris')
+    rows = list(ChipEntry.objects.filter(character=jim).order_by("created_at", "id"))
+    assert len(rows) == 5000
+    assert [r.balance_after for r in rows[:3]] == [1, 2, 3]
+    assert rows[-1].created_at == dt.datetime(2026, 1, 1, tzinfo=dt.UTC) + dt.timedelta(
+        minutes=4999
+    )
+    assert campaign_export(result.campaign)["characters"] == data["characters"]
