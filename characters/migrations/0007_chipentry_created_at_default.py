@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0004_chipentry_key'),
+        ('characters', '0006_secrets_approval'),
     ]
 
     operations = [
