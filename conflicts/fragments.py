@@ -14,13 +14,14 @@ shown anything that was not already in their own context.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
 
 if TYPE_CHECKING:
@@ -104,3 +105,114 @@ def _roster_line(row: Any) -> RosterLine:
     values = {name: getattr(row, name) for name in _ROSTER_FIELDS}
     values["lay"] = tuple(values["lay"])
     return RosterLine(**values)
+
+
+# --- One hand: the player's own, or a seat on the Dealer's console ------------------------------
+
+# Stand-ins for what differs with every render even when the hand does not: the table's version
+# (in every form), each form's fresh idempotency key, and the viewer's CSRF token.
+_VERSION = "ddVERSIONdd"
+_KEY = "ddFRESHKEYdd"
+_CSRF = "ddCSRFTOKENdd"
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """What the piece's URLs need of the campaign and the conflict."""
+
+    slug: str = ""
+    pk: int = 0
+
+
+@dataclass(frozen=True)
+class HandPiece:
+    """A hand row (``selectors.HandRow``: only what ``conflict_view`` gave this viewer) as a
+    piece of HTML reads it, frozen: every field of the row, each list a tuple and each nested
+    row the tuple of its fields, and of the character only its traits (the one thing the pieces
+    read of it; a test holds them to that). Two screens share a piece only when their rows are
+    equal in every field (R10)."""
+
+    values: tuple[tuple[str, Hashable], ...]
+
+    @classmethod
+    def of(cls, row: Any) -> HandPiece:
+        values = tuple(
+            (f.name, _frozen(getattr(row, f.name)) if f.name != "character" else _traits(row))
+            for f in fields(row)
+        )
+        return cls(values)
+
+
+def _traits(row: Any) -> tuple[str, ...]:
+    return tuple(row.character.traits) if row.character is not None else ()
+
+
+def _frozen(value: Any) -> Hashable:
+    if is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            *((f.name, _frozen(getattr(value, f.name))) for f in fields(value)),
+        )
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    hash(value)  # anything else must be a plain value: an unhashable one is a bug, said at once
+    plain: Hashable = value
+    return plain
+
+
+def own_hand_html(hand: Any, context: Any) -> SafeString:
+    """One of the viewer's own hands, see ``hand_html``."""
+    return hand_html("conflicts/_own_hand.html", "hand", hand, context)
+
+
+def seat_html(hand: Any, context: Any) -> SafeString:
+    """One hand on the Dealer's console (the row as the Dealer sees it), see ``hand_html``."""
+    return hand_html("conflicts/_seat.html", "h", hand, context)
+
+
+def hand_html(template: str, name: str, hand: Any, context: Any) -> SafeString:
+    """``template`` for one hand row, rendered from its own small context only (the row, the
+    phase, the table's references and stand-ins for the version, the forms' keys and the CSRF
+    token) and remembered under the whole of it (``HandPiece``): a move elsewhere at the table
+    does not render it again, and a piece is only ever used again for a screen whose row is
+    the very same (R10)."""
+    campaign, conflict = context["campaign"], context["conflict"]
+    csrf = context.get("csrf_token")
+    html = _remembered_hand(
+        template, name, HandPiece.of(hand), _Unkeyed(hand), context.get("state_phase"),
+        context.get("revealed"), _Ref(slug=campaign.slug), _Ref(pk=conflict.pk), bool(csrf),
+    )  # fmt: skip
+    out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
+    parts = out.split(_KEY)
+    if len(parts) > 1:  # a fresh key for each form, as FreshKey would print it
+        out = "".join(p + str(FreshKey()) for p in parts[:-1]) + parts[-1]
+    return mark_safe(out)  # rendered (escaped) by the template; the stand-ins are plain words
+
+
+class _Unkeyed:
+    """The live row, carried beside its key but not part of it (equal to any other): the
+    piece is rendered from it, and its ``HandPiece`` says all that the row holds."""
+
+    def __init__(self, row: Any) -> None:
+        self.row = row
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unkeyed)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+@bounded(4096)
+def _remembered_hand(
+    template: str, name: str, key: HandPiece, row: _Unkeyed, phase: Any, revealed: Any,
+    campaign: _Ref, conflict: _Ref, csrf: bool,
+) -> SafeString:  # fmt: skip
+    context = {
+        name: row.row, "state_phase": phase, "revealed": revealed, "campaign": campaign,
+        "conflict": conflict, "version": _VERSION, "fresh_key": _KEY,
+        "csrf_token": _CSRF if csrf else "",
+    }  # fmt: skip
+    return mark_safe(render_to_string(template, context))

@@ -114,3 +114,19 @@ def card_faces(row: Iterable[Any]) -> SafeString:
 def card(c: Any) -> SafeString:
     """One card."""
     return card_faces([c])
+
+
+@register.simple_tag(takes_context=True)
+def own_hand(context: template.Context, hand: Any) -> SafeString:
+    """One of the viewer's own hands, rendered once while it stays the same (fragments)."""
+    from conflicts import fragments
+
+    return fragments.own_hand_html(hand, context)
+
+
+@register.simple_tag(takes_context=True)
+def seat(context: template.Context, hand: Any) -> SafeString:
+    """One hand on the Dealer's console, rendered once while it stays the same (fragments)."""
+    from conflicts import fragments
+
+    return fragments.seat_html(hand, context)

@@ -10,13 +10,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.template.loader import render_to_string
 
 from conflicts import fragments
 from conflicts.reads import TimelineEntry
 from conflicts.selectors import CardView, HandRow
 from dustdevils import memo
-from dustdevils.idempotency import FreshKey
 from tests.conflicts.test_views import card_tokens
 
 
@@ -25,11 +23,7 @@ def empty_memo() -> None:
     memo.clear_all()
 
 
-def own_hand_html(hand: HandRow, context: dict[str, Any]) -> str:
-    """One of the viewer's own hands, as the player's panel includes it."""
-    return render_to_string(
-        "conflicts/_own_hand.html", {**context, "hand": hand, "fresh_key": FreshKey()}
-    )
+own_hand_html = fragments.own_hand_html
 
 
 def test_it_renders_a_piece_once_and_reuses_it_for_the_same_facts() -> None:
@@ -140,7 +134,7 @@ def test_a_hand_fills_in_the_version_a_fresh_key_per_form_and_the_csrf_token() -
     assert 'name="csrfmiddlewaretoken" value="the-csrf-token"' in html
     assert "/c/dry-gulch/conflicts/7/move/propose/" in html
     again = own_hand_html(sizing_row("jim", ["Quick"]), table_context(version=13))
-    assert 'name="version" value="13"' in again
+    assert 'name="version" value="13"' in again  # remembered, and still current
     assert set(re.findall(r'name="key" value="([^"]*)"', again)).isdisjoint(keys)
 
 
@@ -216,3 +210,27 @@ def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_ha
     assert key == selectors._hand_key(7, hand, 5)  # stable: the cache still works
     with override_settings(SECRET_KEY="another-deployment-" * 4):
         assert selectors._hand_key(7, hand, 5) != key
+
+
+def test_the_hand_pieces_read_nothing_of_the_character_but_its_traits() -> None:
+    """``HandPiece`` keeps only the traits of the character: a piece that read anything else of
+    it could be shown again after that changed."""
+    from pathlib import Path
+
+    for name, var in (("_own_hand.html", "hand"), ("_seat.html", "h")):
+        text = (Path(__file__).parents[2] / "templates" / "conflicts" / name).read_text()
+        read = set(re.findall(rf"\b{var}\.character\.(\w+)", text))
+        assert read <= {"traits"}, (name, read)
+
+
+def test_a_hand_piece_tells_apart_rows_that_differ_in_any_field() -> None:
+    ace = CardView("A♠", "A", "♠", False, "ace of spades")
+    plain = row("jim", cards=[ace], lay=[], mine=True)
+    assert fragments.HandPiece.of(plain) == fragments.HandPiece.of(
+        row("jim", cards=[ace], lay=[], mine=True)
+    )
+    for change in ({"cards": []}, {"chips": 2}, {"knack": "Shootin'"}, {"may_bid": True}):
+        other = row("jim", cards=[ace], lay=[], mine=True)
+        for field_name, value in change.items():
+            setattr(other, field_name, value)
+        assert fragments.HandPiece.of(other) != fragments.HandPiece.of(plain), change
