@@ -355,6 +355,7 @@ class Servers:
 
     def __init__(self, db_url: str, shape: str, log_dir: Path, settings_module: str) -> None:
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.names: list[str] = []  # each process's server: "gunicorn" or "uvicorn"
         self.page_ports: list[int] = []  # pages and moves
         self.stream_ports: list[int] = []  # the live streams
         self.log_dir = log_dir
@@ -396,10 +397,16 @@ class Servers:
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         self.procs.append(proc)
+        self.names.append(name)
         return port
 
-    def pids(self) -> set[int]:
-        return process_tree([p.pid for p in self.procs])
+    def pids(self) -> dict[str, set[int]]:
+        """The serving processes (and their children: gunicorn's workers) by server: where a
+        move's CPU goes, the pages and moves or the streams."""
+        out: dict[str, set[int]] = {}
+        for name, proc in zip(self.names, self.procs, strict=True):
+            out.setdefault(name, set()).update(process_tree([proc.pid]))
+        return out
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -418,7 +425,7 @@ class Servers:
     def memory(self) -> list[tuple[int, int, int]]:
         """(pid, VmRSS kB, VmHWM kB) per serving process (gunicorn's workers, not its master)."""
         out = []
-        for pid in sorted(self.pids()):
+        for pid in sorted(set().union(*self.pids().values())):
             fields = {}
             with contextlib.suppress(OSError):
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -733,11 +740,11 @@ def measure(
     )
 
 
-def cpu_seconds(server_pids: set[int]) -> dict[str, float]:
+def cpu_seconds(servers: dict[str, set[int]]) -> dict[str, float]:
     """CPU seconds (user + system) used so far by the servers, PostgreSQL, Redis and this
     client, from /proc: where a move's CPU goes on the shared cores."""
     tick = os.sysconf("SC_CLK_TCK")
-    out = {"app servers": 0.0, "PostgreSQL": 0.0, "Redis": 0.0, "load client": 0.0}
+    out = dict.fromkeys([*servers, "PostgreSQL", "Redis", "load client"], 0.0)
     me = os.getpid()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -750,8 +757,9 @@ def cpu_seconds(server_pids: set[int]) -> dict[str, float]:
         fields = stat[stat.rindex(")") + 2 :].split()
         used = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
         pid = int(entry.name)
-        if pid in server_pids:
-            out["app servers"] += used
+        server = next((name for name, pids in servers.items() if pid in pids), None)
+        if server is not None:
+            out[server] += used
         elif pid == me:
             out["load client"] += used
         elif comm.startswith("postgres"):
@@ -995,7 +1003,7 @@ def run_shape(shape: str) -> int:
             + (f"; failed: {floor_errors}" if floor_errors else "")
         )
         print(
-            f"  CPU per move at {GOALS['fanout_rate']}/s: {move_cost:.1f} ms (app servers, "
+            f"  CPU per move at {GOALS['fanout_rate']}/s: {move_cost:.1f} ms (servers, "
             f"PostgreSQL, Redis) = {move_cost / floor_cost:.2f} × the floor"
         )
         knee = result["knee"]
