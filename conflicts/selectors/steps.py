@@ -44,22 +44,31 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
 
 
 def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
-    """What the table waits for, from a player's seat."""
+    """What the table waits for, from a player's seat; ``turn`` ("1") when it waits for this
+    player (the page marks it, and static/js/turn.js makes it noticeable)."""
     if role == "table":
         return {"text": PHASE_LABELS[state.phase], "action": ""}
     mine = [r for r in rows if r.mine and not r.folded]
     for r in mine:
         if state.phase == Phase.SIZING and not r.approved:
-            text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
-            return {"text": text, "action": "propose"}
+            if r.proposal:
+                return {"text": "Waiting for the Dealer to approve", "action": "propose"}
+            return {"text": "Propose your Deal", "action": "propose", "turn": "1"}
         if state.phase == Phase.DRAW and not r.drew:
             if r.knack and not r.knack_approved:  # R13: the Dealer decides
                 return {"text": f"Waiting for the Dealer to approve {r.knack}", "action": "draw"}
-            return {"text": "Discard and draw, or stand", "action": "draw"}
+            return {"text": "Discard and draw, or stand", "action": "draw", "turn": "1"}
         if state.phase == Phase.LAYING and not r.lay_chosen:
-            return {"text": "Choose your lay", "action": "lay"}
+            return {"text": "Choose your lay", "action": "lay", "turn": "1"}
         if state.phase == Phase.RESOLUTION and r.owed and r.owed.allocation is None:
-            return {"text": "Place your Difficulty", "action": "allocate"}
+            return {"text": "Place your Difficulty", "action": "allocate", "turn": "1"}
+    for r in mine:  # R16: a bid is the player's to make or not, until the Dealer closes them
+        if state.phase == Phase.RESOLUTION and (r.may_bid or r.may_answer):
+            holder = state.participant(state.narrator).name if state.narrator else ""
+            text = f"{holder} holds the narration: bid to take it?"
+            if r.may_answer:
+                text = "Keep the narration? Match the bid"
+            return {"text": text, "action": "bid", "turn": "1"}
     waits = {
         Phase.SIZING: "Waiting for the Deal",
         Phase.DRAW: "Waiting for the Call",

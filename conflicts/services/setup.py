@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import Character
@@ -141,6 +143,18 @@ def conflict_create(
     return conflict
 
 
+_HAND_NUMBER = re.compile(r"^(?P<title>.*?) — hand (?P<n>\d+)$")
+
+
+def next_hand_title(title: str) -> str:
+    """The conflicts of one fight share a title with a hand number: "Showdown" is followed by
+    "Showdown — hand 2", then "Showdown — hand 3" (R20)."""
+    found = _HAND_NUMBER.match(title)
+    if found is None:
+        return f"{title} — hand 2"
+    return f"{found['title']} — hand {int(found['n']) + 1}"
+
+
 def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict:
     """R20: "Deal again" — a new conflict linked to the last, the same hands on the same sides
     with the same goals, a fresh deck; R11's winner bonus if the campaign switched it on. Once
@@ -181,7 +195,7 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
         fresh = conflict_create(
             campaign=previous.campaign,
             actor=membership.user,
-            title=previous.title,
+            title=next_hand_title(previous.title),
             hands=hands,
             stakes=state.stakes,
             session=previous.session,
@@ -193,4 +207,22 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
                 conflict=fresh, seq=seq, version=0, actor=membership.user,
                 text=f"{name} has left play (R17) and is not dealt in.",
             )  # fmt: skip
+        _announce_next_hand(previous, fresh, membership)
         return fresh
+
+
+def _announce_next_hand(previous: Conflict, fresh: Conflict, membership: Membership) -> None:
+    """Nobody is stranded on the finished hand: its timeline says the fight goes on, and its
+    version moves on so that every open screen of it re-renders (live) with the link to the
+    next hand, which the page then follows (static/js/seat.js)."""
+    from dustdevils.live import broadcast as live
+
+    Conflict.objects.filter(pk=previous.pk).update(version=F("version") + 1)
+    version = previous.version + 1
+    last = previous.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    Event.objects.create(
+        conflict=previous, seq=last + 1, version=version, actor=membership.user,
+        text=f"The Dealer deals again: the fight goes on in “{fresh.title}” (R20).",
+    )  # fmt: skip
+    table = f"conflict-{previous.pk}"
+    transaction.on_commit(lambda: live.publish(table, version))

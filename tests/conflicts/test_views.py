@@ -815,7 +815,7 @@ def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     """After a chip is spent the mover's answer shows what is left."""
 
     def chips_shown(html: str) -> str:
-        found = re.search(r'numbers__item--chips"><dt>Chips</dt><dd>(\d+)</dd>', html)
+        found = re.search(r"Chips <strong>(\d+)</strong>", html)
         assert found is not None
         return found.group(1)
 
