@@ -13,15 +13,22 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
     if state.phase == Phase.SIZING:
         for r in live:
             if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
-                return {"text": f"Waiting for {r.name}'s proposal", "action": "approve"}
+                return {
+                    "text": f"Waiting for {r.name}'s proposal", "action": "approve",
+                    "pid": r.pid, "button": f"Set {r.name}'s Deal",
+                }  # fmt: skip
         for r in live:
             if r.kind != engine.Kind.STUD and not r.approved:
-                return {"text": f"Set {r.name}'s Deal", "action": "approve"}
+                return {
+                    "text": f"Set {r.name}'s Deal", "action": "approve", "pid": r.pid,
+                    "button": f"Set {r.name}'s Deal",
+                }  # fmt: skip
         return {"text": "Deal", "action": "deal"}
     if state.phase == Phase.DRAW:
-        asking = [p.name for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
+        asking = [p for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
         if asking:  # R13: a knack named waits for the Dealer's word
-            return {"text": f"Approve {asking[0]}'s knack", "action": "approve-knack"}
+            text = f"Approve {asking[0].name}'s knack"
+            return {"text": text, "action": "approve-knack", "pid": asking[0].pid, "button": text}
         # R13: the Call waits for them
         if who := ", ".join(p.name for p in engine.unsettled(state)):
             return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}

@@ -191,3 +191,40 @@ def test_it_makes_your_turn_noticeable_from_a_static_file_no_inline_script(
     for needed in ("navigator.vibrate", "Notification.requestPermission", "data-my-turn",
                    "document.title", "data-next-hand"):  # fmt: skip
         assert needed in js
+
+
+# --- The Dealer's console agrees with itself ---------------------------------------------------
+
+
+def top_action(html: str) -> str:
+    """The first button (or button-styled link) of the console's actions, as a person reads it."""
+    start = html.index('class="panel console-actions"')
+    found = re.search(r'<(?:button|a) class="button[^"]*"[^>]*>([^<]+)<', html[start:])
+    assert found is not None
+    text = found.group(1).replace("&#x27;", "'").replace("&rsquo;", "'")
+    return text.replace("&darr;", "").strip()
+
+
+def next_banner(html: str) -> str:
+    found = re.search(r'<strong class="next-step__text">([^<]+)</strong>', html)
+    assert found is not None
+    return found.group(1).replace("&#x27;", "'")
+
+
+def test_the_consoles_top_button_is_the_action_next_names(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    html = table.page(dealer)
+    assert next_banner(html) == "Waiting for Abe Slade's proposal"
+    assert top_action(html) == "Set Abe Slade's Deal"
+    dealt(table, dealer, pc_a, pc_b)
+    table.ok(player_a, "name-knack", pid=pid_of(pc_a), knack=pc_a.knacks.get(name="Ridin'").pk)
+    html = table.page(dealer)
+    assert next_banner(html) == "Approve Abe Slade's knack"
+    assert top_action(html) == "Approve Abe Slade's knack"
+    table.ok(dealer, "call", now="on")
+    table.ok(dealer, "reveal")
+    html = table.page(dealer)
+    assert next_banner(html) == "Close the bids"
+    assert top_action(html) == "Close the bids"  # not "Finish" while the bids are open
+    assert html.count(">Close the bids</button>") == 1

@@ -74,9 +74,7 @@ def test_it_takes_both_phones_to_the_next_hand_when_the_dealer_deals_again_R20(
     live.press(sb, button(b, "Stand pat", within=f"#hand-{pb}"))
     live.press(sd, button(dealer, "Call"))
     for page, pid in ((a, pa), (b, pb)):
-        expect(page.get_by_role("heading", name=re.compile("The Call"))).to_be_visible(
-            timeout=LIVE
-        )
+        expect(page.get_by_role("heading", name=re.compile("The Call"))).to_be_visible(timeout=LIVE)
         lay = page.locator(f"#hand-{pid} .lay-options button").first
         assert lay.bounding_box()["y"] < 844, "the lay choices start below the first screen"  # type: ignore[index]
     live.check("the call")
