@@ -29,8 +29,9 @@ class Conflict(models.Model):
         RESOLUTION = "resolution", "Lays on the table"
         DONE = "done", "Over"
         FOLDED = "folded", "Folded"
+        CANCELLED = "cancelled", "Cancelled before the Deal"
 
-    OVER = (Phase.DONE, Phase.FOLDED)
+    OVER = (Phase.DONE, Phase.FOLDED, Phase.CANCELLED)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="conflicts"

@@ -47,6 +47,8 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
         return {"text": "Finish", "action": "finish"}
     if state.phase == Phase.DONE:
         return {"text": "Over. Deal again?", "action": "again"}
+    if state.phase == Phase.CANCELLED:
+        return {"text": "Cancelled before the Deal: nothing happened", "action": ""}
     return {"text": "Folded: the conflict stays unresolved", "action": ""}
 
 
@@ -83,5 +85,6 @@ def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> 
         Phase.RESOLUTION: "Waiting for the Dealer to finish",
         Phase.DONE: "Over",
         Phase.FOLDED: "Folded: the conflict stays unresolved",
+        Phase.CANCELLED: "Cancelled before the Deal: nothing happened",
     }
     return {"text": waits[state.phase], "action": ""}

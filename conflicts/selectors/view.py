@@ -96,7 +96,7 @@ def conflict_view(
         return [card_view(c) for c in cards or () if c in seen]
 
     seats = {s.pid: s for s in data.seats}
-    over = state.phase in (Phase.DONE, Phase.FOLDED)
+    over = state.phase in (Phase.DONE, Phase.FOLDED, Phase.CANCELLED)
     revealed = state.phase in (Phase.RESOLUTION, Phase.DONE)
     rows = [
         _row(state, p, seats.get(p.pid), show, seen, dealer=dealer, mine=p.pid in mine)

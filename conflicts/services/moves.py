@@ -29,7 +29,7 @@ from conflicts.services.results import apply_results
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
     engine.Call, engine.Reveal, engine.CloseBids, engine.OverrideDifficulty, engine.Finish,
-    engine.ApproveKnack,
+    engine.ApproveKnack, engine.Cancel,
 )  # fmt: skip
 
 

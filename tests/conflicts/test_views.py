@@ -691,7 +691,7 @@ def test_it_refuses_a_conflict_without_a_player_character_or_two_sides(
         url, {"title": "No foe", "stakes": 0, "stud": 0, f"take_{pc_a.pk}": "on",
               f"side_{pc_a.pk}": "players"},
     ).content.decode()  # fmt: skip
-    assert "A conflict needs two sides." in html
+    assert "A conflict needs at least two opposed hands, on two sides" in html
     assert not Conflict.objects.exists()
 
 
