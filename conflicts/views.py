@@ -31,6 +31,7 @@ from conflicts.services import (
     conflict_create,
     conflict_deal_again,
     conflict_move_read,
+    conflict_narrate,
 )
 from dustdevils.types import HtmxHttpRequest
 
@@ -162,6 +163,22 @@ def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRes
     messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
     url = fresh.get_absolute_url()
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def narrate(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The narrator (or the Dealer) writes down what they narrated: it goes on the timeline."""
+    membership = _member(request, slug)
+    try:
+        conflict_narrate(
+            conflict_id=conflict_id, membership=membership, text=request.POST.get("text", "")
+        )
+    except Conflict.DoesNotExist:
+        raise Http404("No such conflict in this campaign.") from None
+    except ConflictError as error:
+        return _after(request, conflict_id, membership, error=str(error))
+    return _after(request, conflict_id, membership, notice="The narration is on the timeline.")
 
 
 @require_GET

@@ -57,6 +57,7 @@ class ConflictLinks:
     advice: str
     again: str
     rulings: str
+    narrate: str
 
 
 @bounded(4096)  # the script prefix is the deployment's: the same for every request
@@ -66,7 +67,7 @@ def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
 
     return ConflictLinks(
         detail=url("detail"), table=url("table"), version=url("version"), advice=url("advice"),
-        again=url("again"), rulings=reverse("conflicts:rulings"),
+        again=url("again"), rulings=reverse("conflicts:rulings"), narrate=url("narrate"),
     )  # fmt: skip
 
 
@@ -155,6 +156,13 @@ def conflict_view(
             else ""
         ),
         "is_over": over,
+        # Narration is written down by its holder's player or the Dealer, once settled (R16).
+        "may_narrate": (
+            not as_table
+            and state.narrator is not None
+            and (state.phase == Phase.DONE or (revealed and state.bids_closed))
+            and (dealer or state.narrator in mine)
+        ),
         "revealed": revealed,
         "continued_by": data.continued_by,
         # R20: the fight goes on — every screen of this hand points at (and follows) the next.

@@ -122,3 +122,47 @@ def test_ending_a_session_can_leave_its_conflicts_open_and_says_so(
     assert conflict.phase == Conflict.Phase.SIZING
     log = " ".join(SessionEvent.objects.filter(session=session).values_list("text", flat=True))
     assert "Left in play: “Unfinished business”." in log
+
+
+# --- Narration is written down -------------------------------------------------------------------
+
+
+def test_the_narrator_writes_the_narration_down_on_the_timeline_R16(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
+) -> None:
+    from tests.conflicts.test_views import arrange, cards
+
+    dealt(table, dealer, pc_a, pc_b)
+    arrange(
+        table.conflict,
+        {
+            pid_of(pc_a): cards("2♣ 3♠ 4♦ 6♥ 7♣ 8♦ 9♣ J♥"),
+            pid_of(pc_b): cards("A♠ 2♦ 3♣ 8♣ 10♦ Q♥"),
+            "stud": cards("K♥ K♦ K♠ Q♠ Q♦"),
+        },
+    )
+    table.ok(dealer, "call", now="on")
+    table.ok(dealer, "reveal")
+    url = f"{table.url}narrate/"
+    told = {"text": "Bess dives into the river; the posse's shots go wide."}
+    table.as_user(player_b).post(url, told)  # not settled yet: the bids are open
+    assert "once it is settled" in " ".join(table.messages(player_b))
+    table.ok(dealer, "close-bids")  # Bess holds the high card (A♠) and narrates
+    assert "Write down what you narrated" in table.page(player_b)
+    assert "Write down what you narrated" not in table.page(player_a)  # not the narrator
+    before = table.version
+    assert table.as_user(player_a).post(url, told).status_code == 302
+    assert table.version == before  # refused: Abe does not narrate
+    table.as_user(player_b).post(url, told)
+    assert table.version == before + 1  # the live screens hear of it
+    html = table.page(player_a)
+    assert "Narration (Bess Doyle): Bess dives into the river" in html
+    assert html.index("Bess Doyle holds the high card") < html.index("Narration (Bess Doyle)")
+    table.as_user(dealer).post(url, {"text": "And the Dealer adds: the bridge burns."})
+    assert "the bridge burns" in table.page(player_b)
+    assert table.as_user(player_a).post(f"{table.url}table/narrate/", told).status_code == 404
+    outsider = User.objects.create_user("stranger", password="x-long-password-1")
+    assert table.as_user(outsider).post(url, told).status_code == 404
+    anonymous = table.as_user(None).post(url, told)
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/accounts/login/")
