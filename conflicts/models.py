@@ -131,3 +131,22 @@ class MoveKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class Snapshot(models.Model):
+    """The engine's state after each move (and at the set-up), for the replay of a finished
+    conflict (issue 18). It holds every hand and the deck, like ``Conflict.state``: it reaches a
+    screen only through ``selectors.replay_view`` and the engine's ``visible_cards`` (R10)."""
+
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["conflict", "version"], name="snapshot_version_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.conflict} at version {self.version}"

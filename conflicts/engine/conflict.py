@@ -1150,18 +1150,24 @@ def all_cards(state: ConflictState) -> list[Card]:
     return out
 
 
-def visible_cards(state: ConflictState, viewer: Iterable[str], *, dealer: bool) -> set[Card]:
+def visible_cards(
+    state: ConflictState, viewer: Iterable[str], *, dealer: bool, ended: bool = False
+) -> set[Card]:
     """The one place that decides which cards a viewer may see (R10).
 
     ``viewer`` is the participants this person plays (a player: their character; the Dealer:
     everything the Dealer runs). Before the lays are revealed a player sees only their own hand
     (and their own discards); the Dealer sees every hand. From the reveal on, everyone sees every
     lay of those who did not fold — never the unlaid cards of others, folded hands or the deck.
+
+    ``ended``: the conflict this state belongs to has ended and its salt and deck order are
+    revealed (the replay of a finished conflict, issue 18): every hand and discard of ``state``
+    is seen by everyone in the campaign — still never the deck's undealt cards.
     """
     mine = set(viewer)
     seen: set[Card] = set()
     for p in state.participants:
-        if dealer or p.pid in mine:
+        if dealer or ended or p.pid in mine:
             seen.update(p.hand)
             seen.update(p.discarded)
         elif state.phase in (Phase.RESOLUTION, Phase.DONE) and not p.folded and p.lay:

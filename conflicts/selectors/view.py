@@ -58,6 +58,7 @@ class ConflictLinks:
     again: str
     rulings: str
     narrate: str
+    replay: str
 
 
 @bounded(4096)  # the script prefix is the deployment's: the same for every request
@@ -68,6 +69,7 @@ def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
     return ConflictLinks(
         detail=url("detail"), table=url("table"), version=url("version"), advice=url("advice"),
         again=url("again"), rulings=reverse("conflicts:rulings"), narrate=url("narrate"),
+        replay=url("replay"),
     )  # fmt: skip
 
 

@@ -21,7 +21,7 @@ from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_to_data
-from conflicts.models import Conflict, Event, MoveKey, Seat
+from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
 from conflicts.services.errors import ConflictError, StaleMove
 from conflicts.services.results import apply_results
@@ -133,6 +133,7 @@ def conflict_move_read(
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
+        Snapshot.objects.create(conflict=conflict, version=conflict.version, state=conflict.state)
         written = Event.objects.bulk_create(
             Event(
                 conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,

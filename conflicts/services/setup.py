@@ -15,7 +15,7 @@ from characters.models import Character
 from characters.rules import ATTRIBUTES
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, Seat
+from conflicts.models import Conflict, Event, Seat, Snapshot
 from conflicts.services.errors import ConflictError
 
 
@@ -128,6 +128,7 @@ def conflict_create(
             previous=previous,
             created_by=actor,
         )
+        Snapshot.objects.create(conflict=conflict, version=0, state=conflict.state)
         Seat.objects.bulk_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
             for pid, character, goal in seats
