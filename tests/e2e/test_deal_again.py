@@ -83,6 +83,9 @@ def test_it_takes_both_phones_to_the_next_hand_when_the_dealer_deals_again_R20(
         expect(page.locator(f"#result-{pid} .result__line").first).to_contain_text(
             re.compile("You won|Your side won|You lost"), timeout=LIVE
         )
+        box = page.locator(f"#result-{pid}").bounding_box()
+        assert box is not None
+        assert box["y"] < 844, "the result starts below the phone's first screen"
     live.check("the reveal")
 
     if not live.state().bids_closed:
