@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from campaigns.models import Campaign, GameSession, JobRun, SessionEvent
+from campaigns.models import Campaign, GameSession, JobRun, Membership, SessionEvent
 from campaigns.recovery import names_for_the_log, recover_session
 from campaigns.selectors import display_name
 from campaigns.services import CampaignError
@@ -105,18 +105,69 @@ def session_end(
     actor: User,
     carry_over: bool = False,
     carry_over_ids: Iterable[int] = (),
+    in_play: str = "",
 ) -> SessionEnd:
     """The Dealer ends the session (open → ended), optionally ruling that damage carries over
     into the next one, for everyone or for the named characters (R22). Commits at once and
     queues ONE recovery on commit: the session row is locked, so ending it twice does nothing
-    the second time (and says so)."""
+    the second time (and says so).
+
+    Conflicts still in play are never left silently (issue 18): ``in_play`` says what to do
+    with them — "finish" them first (the session stays open), "fold" them (the Dealer's fold,
+    R15: a chip to every player; one past the Call cannot fold and stays open, said so), or
+    "leave" them open; without it the end is refused, naming them."""
+    text = f"{display_name(actor)} ends the session."
+    session = GameSession.objects.get(pk=session_id)
+    open_ = []
+    if session.status == Status.OPEN:
+        open_ = list(session.conflicts.exclude(phase__in=Conflict.OVER).order_by("created_at"))
+    if open_ and in_play not in ("fold", "leave"):
+        names = ", ".join(f"“{c.title}”" for c in open_)
+        if in_play == "finish":
+            return SessionEnd(session, False, f"Finish {names} first: the session stays open.")
+        raise CampaignError(
+            f"Still in play: {names}. Say what to do with them: finish them first, fold them, "
+            "or leave them open."
+        )
+    if open_:
+        text += " " + _settle_in_play(open_, actor, fold=in_play == "fold")
     return _end(
         session_id=session_id,
         actor=actor,
         carry_over=carry_over,
         carry_over_ids=carry_over_ids,
-        text=f"{display_name(actor)} ends the session.",
+        text=text,
     )
+
+
+def _settle_in_play(conflicts: list[Conflict], actor: User, *, fold: bool) -> str:
+    """The session's log line for conflicts in play at its end (folded where the rules allow)."""
+    from conflicts.engine import conflict as engine
+    from conflicts.services import ConflictError, conflict_move
+
+    left = []
+    folded = []
+    for conflict in conflicts:
+        if fold:
+            membership = Membership.objects.get(campaign_id=conflict.campaign_id, user=actor)
+            try:
+                conflict_move(
+                    conflict_id=conflict.pk, membership=membership, move=engine.DealerFold(),
+                    version=None,
+                )  # fmt: skip
+            except ConflictError:
+                left.append(conflict.title)  # past the Call: it cannot fold (R15, R19)
+            else:
+                folded.append(conflict.title)
+                continue
+        else:
+            left.append(conflict.title)
+    parts = []
+    if folded:
+        parts.append("Folded at the end: " + ", ".join(f"“{t}”" for t in folded) + ".")
+    if left:
+        parts.append("Left in play: " + ", ".join(f"“{t}”" for t in left) + ".")
+    return " ".join(parts)
 
 
 def _end(

@@ -21,6 +21,7 @@ PHASES = {
     "resolution": "Lays on the table",
     "done": "Over",
     "folded": "Folded",
+    "cancelled": "Cancelled",
 }
 
 
@@ -94,6 +95,11 @@ class Story:
     recovery_run: JobRun | None
     carry_options: list[CarryOption]
     carried_names: list[str]
+
+    @property
+    def in_play(self) -> list[Conflict]:
+        """Conflicts not over yet: ending the session asks what to do with them."""
+        return [row.conflict for row in self.conflicts if not row.conflict.is_over]
 
     @property
     def quiet(self) -> bool:

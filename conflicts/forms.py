@@ -205,6 +205,10 @@ class DealerFoldForm(MoveForm):
     move_type = engine.DealerFold
 
 
+class CancelForm(MoveForm):
+    move_type = engine.Cancel
+
+
 class CallForm(MoveForm):
     move_type = engine.Call
     # R13: "call now" before every hand is settled; those hands stand pat.
@@ -298,6 +302,7 @@ ACTIONS: dict[str, type[MoveForm]] = {
     "approve-knack": ApproveKnackForm,
     "award-redraw": AwardRedrawForm,
     "fold": FoldForm,
+    "cancel": CancelForm,
     "dealer-fold": DealerFoldForm,
     "call": CallForm,
     "lay": LayForm,

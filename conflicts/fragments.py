@@ -173,16 +173,18 @@ def seat_html(hand: Any, context: Any) -> SafeString:
 
 
 def hand_html(template: str, name: str, hand: Any, context: Any) -> SafeString:
-    """``template`` for one hand row, rendered from its own small context only (the row, the
-    phase, the table's references and stand-ins for the version, the forms' keys and the CSRF
-    token) and remembered under the whole of it (``HandPiece``): a move elsewhere at the table
-    does not render it again, and a piece is only ever used again for a screen whose row is
-    the very same (R10)."""
+    """``template`` for one hand row, rendered from its own small context only — the row, the
+    table's public facts (``TABLE_FACTS``), its references, and stand-ins for the version, the
+    forms' keys and the CSRF token — and remembered under the whole of it (``HandPiece``): a
+    move elsewhere at the table does not render it again, and a piece is only ever used again
+    for a screen whose row is the very same (R10)."""
     campaign, conflict = context["campaign"], context["conflict"]
     csrf = context.get("csrf_token")
+    table = tuple((n, _frozen(context.get(n))) for n in TABLE_FACTS)
     html = _remembered_hand(
-        template, name, HandPiece.of(hand), _Unkeyed(hand), context.get("state_phase"),
-        context.get("revealed"), _Ref(slug=campaign.slug), _Ref(pk=conflict.pk), bool(csrf),
+        template, name, HandPiece.of(hand),
+        _Unkeyed(hand, {n: context.get(n) for n in TABLE_FACTS}), table,
+        _Ref(slug=campaign.slug), _Ref(pk=conflict.pk), bool(csrf),
     )  # fmt: skip
     out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
     parts = out.split(_KEY)
@@ -192,11 +194,12 @@ def hand_html(template: str, name: str, hand: Any, context: Any) -> SafeString:
 
 
 class _Unkeyed:
-    """The live row, carried beside its key but not part of it (equal to any other): the
-    piece is rendered from it, and its ``HandPiece`` says all that the row holds."""
+    """The live row and table facts, carried beside their key but not part of it (equal to any
+    other): the piece is rendered from them, and the key says all that they hold."""
 
-    def __init__(self, row: Any) -> None:
+    def __init__(self, row: Any, facts: dict[str, Any]) -> None:
         self.row = row
+        self.facts = facts
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Unkeyed)
@@ -205,13 +208,18 @@ class _Unkeyed:
         return 0
 
 
+# What a hand's piece reads of the table besides its row (public facts, the same for every
+# screen of that table at that version); part of its key.
+TABLE_FACTS = ("state_phase", "revealed", "is_over", "narration")
+
+
 @bounded(4096)
 def _remembered_hand(
-    template: str, name: str, key: HandPiece, row: _Unkeyed, phase: Any, revealed: Any,
-    campaign: _Ref, conflict: _Ref, csrf: bool,
+    template: str, name: str, key: HandPiece, row: _Unkeyed,
+    table: tuple[tuple[str, Hashable], ...], campaign: _Ref, conflict: _Ref, csrf: bool,
 ) -> SafeString:  # fmt: skip
     context = {
-        name: row.row, "state_phase": phase, "revealed": revealed, "campaign": campaign,
+        name: row.row, **{n: row.facts[n] for n, _ in table}, "campaign": campaign,
         "conflict": conflict, "version": _VERSION, "fresh_key": _KEY,
         "csrf_token": _CSRF if csrf else "",
     }  # fmt: skip

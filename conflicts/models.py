@@ -29,8 +29,9 @@ class Conflict(models.Model):
         RESOLUTION = "resolution", "Lays on the table"
         DONE = "done", "Over"
         FOLDED = "folded", "Folded"
+        CANCELLED = "cancelled", "Cancelled before the Deal"
 
-    OVER = (Phase.DONE, Phase.FOLDED)
+    OVER = (Phase.DONE, Phase.FOLDED, Phase.CANCELLED)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="conflicts"
@@ -139,6 +140,25 @@ class MoveKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class Snapshot(models.Model):
+    """The engine's state after each move (and at the set-up), for the replay of a finished
+    conflict (issue 18). It holds every hand and the deck, like ``Conflict.state``: it reaches a
+    screen only through ``selectors.replay_view`` and the engine's ``visible_cards`` (R10)."""
+
+    conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["conflict", "version"], name="snapshot_version_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.conflict} at version {self.version}"
 
 
 # The fight's models live in their sub-package; importing them here registers them in this app.

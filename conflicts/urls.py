@@ -24,6 +24,8 @@ urlpatterns: list[URLPattern] = [
     path(ONE + "table/stream/", streams.table_stream, name="table_stream"),
     path(ONE + "advice/", views.advice, name="advice"),
     path(ONE + "again/", views.deal_again, name="again"),
+    path(ONE + "narrate/", views.narrate, name="narrate"),
+    path(ONE + "replay/", views.replay, name="replay"),
     # Every table move, by name (conflicts.forms.ACTIONS): always a POST.
     path(ONE + "move/<slug:action>/", views.act, name="move"),
     path("rulings/", views.rulings, name="rulings"),

@@ -26,11 +26,14 @@ from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
 from conflicts.models import Conflict, Fight
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view, conflicts_of, events_at
+from conflicts.selectors.replay import replay_snapshots, replay_view
+from conflicts.selectors.view import conflict_links
 from conflicts.services import (
     ConflictError,
     conflict_create_once,
     conflict_deal_again,
     conflict_move_read,
+    conflict_narrate,
 )
 from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
@@ -187,6 +190,39 @@ def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRes
     messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
     url = fresh.get_absolute_url()
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def narrate(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """The narrator (or the Dealer) writes down what they narrated: it goes on the timeline."""
+    membership = _member(request, slug)
+    try:
+        conflict_narrate(
+            conflict_id=conflict_id, membership=membership, text=request.POST.get("text", "")
+        )
+    except Conflict.DoesNotExist:
+        raise Http404("No such conflict in this campaign.") from None
+    except ConflictError as error:
+        return _after(request, conflict_id, membership, error=str(error))
+    return _after(request, conflict_id, membership, notice="The narration is on the timeline.")
+
+
+@never_cache
+@login_required
+@require_GET
+def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    """A finished conflict, step by step (``?step=`` from 1): what each move left on the table,
+    as this viewer may see it (R10). Opens once the conflict has ended."""
+    membership, read = _load(request, slug, conflict_id)
+    snapshots = replay_snapshots(read.conflict)
+    if not read.conflict.is_over or not snapshots:
+        raise Http404("The replay opens when the conflict is over.")
+    step = request.GET.get("step", "")
+    index = int(step) - 1 if step.isdigit() else len(snapshots) - 1
+    context = replay_view(read, snapshots, membership, index)
+    context["links"] = conflict_links(membership.campaign.slug, conflict_id)
+    return render(request, "conflicts/replay.html", context)
 
 
 @require_GET

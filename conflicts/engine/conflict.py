@@ -43,6 +43,7 @@ class Phase(StrEnum):
     RESOLUTION = "resolution"  # lays revealed: narration bids, Difficulty (R8, R9, R16)
     DONE = "done"
     FOLDED = "folded"  # ended unresolved (R15, R19)
+    CANCELLED = "cancelled"  # called off before the Deal: set up by mistake, nothing happened
 
 
 class Kind(StrEnum):
@@ -381,10 +382,17 @@ class Finish:
     pass
 
 
+@dataclass(frozen=True)
+class Cancel:
+    """The Dealer calls off a conflict set up by mistake, before the Deal: no cards were dealt,
+    nobody wins or loses, no chips change (a chip spent on an extra card or a fold in it is
+    given back)."""
+
+
 Move = (
     Propose | Approve | SpendExtraCard | AwardExtraCard | Deal | Draw | AwardRedraw | Fold
     | DealerFold | Call | ChooseLay | Reveal | PlaceBid | CloseBids | Allocate | Restore
-    | OverrideDifficulty | Finish | WithdrawBid | NameKnack | ApproveKnack
+    | OverrideDifficulty | Finish | WithdrawBid | NameKnack | ApproveKnack | Cancel
 )  # fmt: skip
 
 
@@ -410,7 +418,10 @@ def new_conflict(
     if not any(p.kind == Kind.PC for p in participants):
         raise IllegalMove("A conflict needs at least one player character.")
     if len({p.side for p in participants}) < 2:
-        raise IllegalMove("A conflict needs two sides.")
+        raise IllegalMove(
+            "A conflict needs at least two opposed hands, on two sides: put a hand on another "
+            "side, or give the Dealer a stud hand (R12, R14)."
+        )
     for p in participants:
         if p.kind == Kind.STUD and p.stud_size not in STUD_SIZES:
             raise IllegalMove("A stud hand has 3, 5 or 7 cards.")
@@ -476,6 +487,7 @@ _TOO_LATE = {
     Phase.RESOLUTION: "The lays are on the table: the hand is over.",
     Phase.DONE: "This conflict is over.",
     Phase.FOLDED: "This conflict was folded.",
+    Phase.CANCELLED: "This conflict was cancelled.",
 }
 
 
@@ -751,6 +763,24 @@ def _fold(state: ConflictState, move: Fold, rng: random.Random | None) -> Outcom
         state = replace(state, phase=Phase.FOLDED)
         events.append("Every player character folded: the conflict stays unresolved.")
     return Outcome(state, tuple(events), (ChipMove(p.pid, -1, "fold"),))
+
+
+def _cancel(state: ConflictState, move: Cancel, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.SIZING)
+    # No chips change: what was spent in it (an extra card, a fold) goes back.
+    chips = tuple(
+        ChipMove(p.pid, n, "correction")
+        for p in state.pcs
+        if (n := int(p.extra_card) + int(p.folded))
+    )
+    events = [
+        "The Dealer cancels the conflict before the Deal: nothing was dealt, no chips change."
+    ]
+    events += [
+        f"{state.participant(c.pid).name} gets back the {c.amount} chip(s) spent in it."
+        for c in chips
+    ]
+    return Outcome(replace(state, phase=Phase.CANCELLED), tuple(events), chips)
 
 
 def _dealer_fold(state: ConflictState, move: DealerFold, rng: random.Random | None) -> Outcome:
@@ -1083,7 +1113,7 @@ _HANDLERS: dict[type, _Handler] = {
     Fold: _fold, DealerFold: _dealer_fold, Call: _call, ChooseLay: _choose_lay, Reveal: _reveal,
     PlaceBid: _bid, CloseBids: _close_bids, Allocate: _allocate, Restore: _restore,
     OverrideDifficulty: _override, Finish: _finish, WithdrawBid: _withdraw_bid,
-    NameKnack: _name_knack, ApproveKnack: _approve_knack,
+    NameKnack: _name_knack, ApproveKnack: _approve_knack, Cancel: _cancel,
 }  # fmt: skip
 
 
@@ -1120,18 +1150,24 @@ def all_cards(state: ConflictState) -> list[Card]:
     return out
 
 
-def visible_cards(state: ConflictState, viewer: Iterable[str], *, dealer: bool) -> set[Card]:
+def visible_cards(
+    state: ConflictState, viewer: Iterable[str], *, dealer: bool, ended: bool = False
+) -> set[Card]:
     """The one place that decides which cards a viewer may see (R10).
 
     ``viewer`` is the participants this person plays (a player: their character; the Dealer:
     everything the Dealer runs). Before the lays are revealed a player sees only their own hand
     (and their own discards); the Dealer sees every hand. From the reveal on, everyone sees every
     lay of those who did not fold — never the unlaid cards of others, folded hands or the deck.
+
+    ``ended``: the conflict this state belongs to has ended and its salt and deck order are
+    revealed (the replay of a finished conflict, issue 18): every hand and discard of ``state``
+    is seen by everyone in the campaign — still never the deck's undealt cards.
     """
     mine = set(viewer)
     seen: set[Card] = set()
     for p in state.participants:
-        if dealer or p.pid in mine:
+        if dealer or ended or p.pid in mine:
             seen.update(p.hand)
             seen.update(p.discarded)
         elif state.phase in (Phase.RESOLUTION, Phase.DONE) and not p.folded and p.lay:

@@ -3,7 +3,8 @@
 - ``view``: ``conflict_view``, the ONE place a template gets cards from (R10), and the lists;
 - ``rows``: what its context holds (plain rows, cards only as ``CardView``) and the labels;
 - ``advice``: the odds meter and the discard advisor, from the viewer's own hand alone;
-- ``steps``: what comes next, in plain words (the Dealer's NEXT banner, a player's line).
+- ``steps``: what comes next, in plain words (the Dealer's NEXT banner, a player's line);
+- ``replay``: a finished conflict step by step, its cards through the same ``visible_cards``.
 
 The table itself is read by ``conflicts.reads.table_read``.
 """

@@ -3,6 +3,7 @@ as ``CardView``, and only those ``visible_cards`` let through, R10), and the lab
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,12 @@ class CardView:
     suit: str
     red: bool
     name: str
+
+
+def display_order(cards: Iterable[Card]) -> list[Card]:
+    """How a hand is shown: jokers first (red, then black), then by rank and suit, highest
+    first (R2, R24's order) — the same order whoever looks, so a player finds a card at once."""
+    return sorted(cards, key=lambda c: (not c.is_joker, -c.joker, -c.rank, -c.suit))
 
 
 def card_view(card: Card) -> CardView:
@@ -153,3 +160,5 @@ class HandRow:
     may_answer: bool = False
     may_withdraw: str = ""  # R16: "bid" or "answer" while the bidding is open
     restore_options: list[AttributeRow] = field(default_factory=list)
+    # After the reveal, from this hand's seat: "won", "side" (its side won) or "lost"
+    outcome: str = ""

@@ -13,15 +13,22 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
     if state.phase == Phase.SIZING:
         for r in live:
             if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
-                return {"text": f"Waiting for {r.name}'s proposal", "action": "approve"}
+                return {
+                    "text": f"Waiting for {r.name}'s proposal", "action": "approve",
+                    "pid": r.pid, "button": f"Set {r.name}'s Deal",
+                }  # fmt: skip
         for r in live:
             if r.kind != engine.Kind.STUD and not r.approved:
-                return {"text": f"Set {r.name}'s Deal", "action": "approve"}
+                return {
+                    "text": f"Set {r.name}'s Deal", "action": "approve", "pid": r.pid,
+                    "button": f"Set {r.name}'s Deal",
+                }  # fmt: skip
         return {"text": "Deal", "action": "deal"}
     if state.phase == Phase.DRAW:
-        asking = [p.name for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
+        asking = [p for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
         if asking:  # R13: a knack named waits for the Dealer's word
-            return {"text": f"Approve {asking[0]}'s knack", "action": "approve-knack"}
+            text = f"Approve {asking[0].name}'s knack"
+            return {"text": text, "action": "approve-knack", "pid": asking[0].pid, "button": text}
         # R13: the Call waits for them
         if who := ", ".join(p.name for p in engine.unsettled(state)):
             return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
@@ -40,26 +47,37 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
         return {"text": "Finish", "action": "finish"}
     if state.phase == Phase.DONE:
         return {"text": "Over. Deal again?", "action": "again"}
+    if state.phase == Phase.CANCELLED:
+        return {"text": "Cancelled before the Deal: nothing happened", "action": ""}
     return {"text": "Folded: the conflict stays unresolved", "action": ""}
 
 
 def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
-    """What the table waits for, from a player's seat."""
+    """What the table waits for, from a player's seat; ``turn`` ("1") when it waits for this
+    player (the page marks it, and static/js/turn.js makes it noticeable)."""
     if role == "table":
         return {"text": PHASE_LABELS[state.phase], "action": ""}
     mine = [r for r in rows if r.mine and not r.folded]
     for r in mine:
         if state.phase == Phase.SIZING and not r.approved:
-            text = "Waiting for the Dealer to approve" if r.proposal else "Propose your Deal"
-            return {"text": text, "action": "propose"}
+            if r.proposal:
+                return {"text": "Waiting for the Dealer to approve", "action": "propose"}
+            return {"text": "Propose your Deal", "action": "propose", "turn": "1"}
         if state.phase == Phase.DRAW and not r.drew:
             if r.knack and not r.knack_approved:  # R13: the Dealer decides
                 return {"text": f"Waiting for the Dealer to approve {r.knack}", "action": "draw"}
-            return {"text": "Discard and draw, or stand", "action": "draw"}
+            return {"text": "Discard and draw, or stand", "action": "draw", "turn": "1"}
         if state.phase == Phase.LAYING and not r.lay_chosen:
-            return {"text": "Choose your lay", "action": "lay"}
+            return {"text": "Choose your lay", "action": "lay", "turn": "1"}
         if state.phase == Phase.RESOLUTION and r.owed and r.owed.allocation is None:
-            return {"text": "Place your Difficulty", "action": "allocate"}
+            return {"text": "Place your Difficulty", "action": "allocate", "turn": "1"}
+    for r in mine:  # R16: a bid is the player's to make or not, until the Dealer closes them
+        if state.phase == Phase.RESOLUTION and (r.may_bid or r.may_answer):
+            holder = state.participant(state.narrator).name if state.narrator else ""
+            text = f"{holder} holds the narration: bid to take it?"
+            if r.may_answer:
+                text = "Keep the narration? Match the bid"
+            return {"text": text, "action": "bid", "turn": "1"}
     waits = {
         Phase.SIZING: "Waiting for the Deal",
         Phase.DRAW: "Waiting for the Call",
@@ -67,5 +85,6 @@ def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> 
         Phase.RESOLUTION: "Waiting for the Dealer to finish",
         Phase.DONE: "Over",
         Phase.FOLDED: "Folded: the conflict stays unresolved",
+        Phase.CANCELLED: "Cancelled before the Deal: nothing happened",
     }
     return {"text": waits[state.phase], "action": ""}

@@ -34,6 +34,7 @@ from conflicts.selectors.rows import (
     Phase,
     card_view,
     display_name,
+    display_order,
 )
 from conflicts.selectors.steps import dealer_step, player_step
 from conflicts.services import controlled_pids_among
@@ -56,6 +57,8 @@ class ConflictLinks:
     advice: str
     again: str
     rulings: str
+    narrate: str
+    replay: str
 
 
 @bounded(4096)  # the script prefix is the deployment's: the same for every request
@@ -65,7 +68,8 @@ def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
 
     return ConflictLinks(
         detail=url("detail"), table=url("table"), version=url("version"), advice=url("advice"),
-        again=url("again"), rulings=reverse("conflicts:rulings"),
+        again=url("again"), rulings=reverse("conflicts:rulings"), narrate=url("narrate"),
+        replay=url("replay"),
     )  # fmt: skip
 
 
@@ -95,7 +99,7 @@ def conflict_view(
         return [card_view(c) for c in cards or () if c in seen]
 
     seats = {s.pid: s for s in data.seats}
-    over = state.phase in (Phase.DONE, Phase.FOLDED)
+    over = state.phase in (Phase.DONE, Phase.FOLDED, Phase.CANCELLED)
     revealed = state.phase in (Phase.RESOLUTION, Phase.DONE)
     rows = [
         _row(state, p, seats.get(p.pid), show, seen, dealer=dealer, mine=p.pid in mine)
@@ -113,6 +117,12 @@ def conflict_view(
             # The Dealer runs the NPCs and approves every hand's knack (R13).
             _enrich_npc(row, state.participant(row.pid))
     _narration_rights(state, rows)
+    if revealed and state.winner is not None:
+        side = state.participant(state.winner).side
+        for row in rows:
+            if row.mine:
+                won = row.winner or row.side == side
+                row.outcome = "won" if row.winner else "side" if won else "lost"
     role = "table" if as_table else "dealer" if dealer else "player" if mine else "watcher"
     return {
         "conflict": conflict,
@@ -127,7 +137,7 @@ def conflict_view(
         "my_hands": [r for r in rows if r.mine],
         "dealer_hands": [r for r in rows if r.kind != engine.Kind.PC],
         "sides": _sides(rows),
-        "next_step": dealer_step(state, rows) if dealer else player_step(state, rows, role),
+        "next_step": _dealer_step(state, rows) if dealer else player_step(state, rows, role),
         "narration": _narration(state, by_pid, revealed, show),
         "owed": owed,
         "winner": by_pid[state.winner].name if state.winner in by_pid else "",
@@ -148,13 +158,40 @@ def conflict_view(
             else ""
         ),
         "is_over": over,
+        # Narration is written down by its holder's player or the Dealer, once settled (R16).
+        "may_narrate": (
+            not as_table
+            and state.narrator is not None
+            and (state.phase == Phase.DONE or (revealed and state.bids_closed))
+            and (dealer or state.narrator in mine)
+        ),
         "revealed": revealed,
         "continued_by": data.continued_by,
+        # R20: the fight goes on — every screen of this hand points at (and follows) the next.
+        "next_hand_url": _next_hand_url(conflict, data.continued_by, as_table),
+        # A finished hand keeps listening until it is dealt again (issue 18: nobody stranded).
+        "live": not over or (state.phase == Phase.DONE and not data.continued_by),
         "override_sources": [r for r in rows if r.lay and not r.folded] if dealer else [],
         "override_targets": (
             [r for r in rows if r.kind != engine.Kind.STUD and not r.folded] if dealer else []
         ),
     }
+
+
+def _next_hand_url(conflict: Conflict, continued_by: Iterable[Conflict], as_table: bool) -> str:
+    fresh = next(iter(continued_by), None)
+    if fresh is None:
+        return ""
+    links = conflict_links(conflict.campaign.slug, fresh.pk)
+    return links.table if as_table else links.detail
+
+
+def _dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, str]:
+    """The Dealer's next step; ``turn`` when it is the Dealer's to take (not a wait)."""
+    step = dealer_step(state, rows)
+    if step["action"] and not step["text"].startswith("Waiting"):
+        step["turn"] = "1"
+    return step
 
 
 def _row(
@@ -198,7 +235,7 @@ def _row(
         extra_card=p.extra_card,
         extra_draw=p.extra_draw,
         mine=mine,
-        cards=show(p.hand),
+        cards=show(display_order(p.hand)),
         discarded=show(p.discarded),
         lay=show(p.lay) if lay_public else [],
         lay_text=evaluate(p.lay or ()).describe() if lay_public else "",

@@ -11,6 +11,7 @@ from conflicts.services.moves import (
     DEALER_MOVES,
     conflict_move,
     conflict_move_read,
+    conflict_narrate,
     controlled_pids,
     controlled_pids_among,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "conflict_deal_again",
     "conflict_move",
     "conflict_move_read",
+    "conflict_narrate",
     "controlled_pids",
     "controlled_pids_among",
     "pid_of",

@@ -21,7 +21,7 @@ from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_to_data
-from conflicts.models import Conflict, Event, MoveKey, Seat
+from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
 from conflicts.services.errors import ConflictError, StaleMove
 from conflicts.services.results import apply_results
@@ -29,7 +29,7 @@ from conflicts.services.results import apply_results
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
     engine.Call, engine.Reveal, engine.CloseBids, engine.OverrideDifficulty, engine.Finish,
-    engine.ApproveKnack,
+    engine.ApproveKnack, engine.Cancel,
 )  # fmt: skip
 
 
@@ -133,6 +133,7 @@ def conflict_move_read(
         conflict.phase = outcome.state.phase.value
         conflict.version += 1
         conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
+        Snapshot.objects.create(conflict=conflict, version=conflict.version, state=conflict.state)
         written = Event.objects.bulk_create(
             Event(
                 conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,
@@ -210,3 +211,40 @@ def _publish_on_commit(conflict: Conflict) -> None:
 
     table, version = f"conflict-{conflict.pk}", conflict.version
     transaction.on_commit(lambda: live.publish(table, version))
+
+
+NARRATION_MAX = 2000
+
+
+def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> Conflict:
+    """Narration is written down (issue 18): once the lays are on the table and the narration
+    settled (R8, R16), its holder's player — or the Dealer — types what they narrated; it goes
+    on the timeline, under the result. Not a move of the engine: no card, no chip."""
+    text = " ".join(text.split())
+    if not text:
+        raise ConflictError("Write what was narrated first.")
+    if len(text) > NARRATION_MAX:
+        raise ConflictError(f"Keep the narration under {NARRATION_MAX} characters.")
+    with transaction.atomic():
+        read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
+        if read is None:
+            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+        state = read.state
+        settled = state.phase == engine.Phase.DONE or (
+            state.phase == engine.Phase.RESOLUTION and state.bids_closed
+        )
+        if not settled or state.narrator is None:
+            raise ConflictError("Narration is written down once it is settled (R16).")
+        mine = controlled_pids_among(read.seats, membership)
+        if not membership.is_dealer and state.narrator not in mine:
+            raise ConflictError("Only the narrator or the Dealer writes the narration down.")
+        conflict = read.conflict
+        conflict.version += 1
+        conflict.save(update_fields=["version", "last_move_at"])
+        name = state.participant(state.narrator).name
+        Event.objects.create(
+            conflict=conflict, seq=read.last_seq + 1, version=conflict.version,
+            actor=membership.user, text=f"Narration ({name}): {text}",
+        )  # fmt: skip
+        _publish_on_commit(conflict)
+        return conflict

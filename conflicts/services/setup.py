@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import Character
@@ -15,7 +17,7 @@ from characters.rules import ATTRIBUTES
 from conflicts.combat.services import fight_note
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, Fight, MoveKey, Seat
+from conflicts.models import Conflict, Event, Fight, MoveKey, Seat, Snapshot
 from conflicts.services.errors import ConflictError
 
 
@@ -139,6 +141,7 @@ def conflict_create(
                 fight_id=fight.pk, actor=actor,
                 text=f"Settled by a conflict (R32): “{title}”.",
             )  # fmt: skip
+        Snapshot.objects.create(conflict=conflict, version=0, state=conflict.state)
         Seat.objects.bulk_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
             for pid, character, goal in seats
@@ -170,6 +173,18 @@ def conflict_create_once(key: str, *, campaign: Campaign, **setup: Any) -> Confl
         conflict = conflict_create(campaign=campaign, **setup)
         MoveKey.objects.create(conflict=conflict, key=marker)
     return conflict
+
+
+_HAND_NUMBER = re.compile(r"^(?P<title>.*?) — hand (?P<n>\d+)$")
+
+
+def next_hand_title(title: str) -> str:
+    """The conflicts of one fight share a title with a hand number: "Showdown" is followed by
+    "Showdown — hand 2", then "Showdown — hand 3" (R20)."""
+    found = _HAND_NUMBER.match(title)
+    if found is None:
+        return f"{title} — hand 2"
+    return f"{found['title']} — hand {int(found['n']) + 1}"
 
 
 def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict:
@@ -212,7 +227,7 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
         fresh = conflict_create(
             campaign=previous.campaign,
             actor=membership.user,
-            title=previous.title,
+            title=next_hand_title(previous.title),
             hands=hands,
             stakes=state.stakes,
             session=previous.session,
@@ -224,4 +239,22 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
                 conflict=fresh, seq=seq, version=0, actor=membership.user,
                 text=f"{name} has left play (R17) and is not dealt in.",
             )  # fmt: skip
+        _announce_next_hand(previous, fresh, membership)
         return fresh
+
+
+def _announce_next_hand(previous: Conflict, fresh: Conflict, membership: Membership) -> None:
+    """Nobody is stranded on the finished hand: its timeline says the fight goes on, and its
+    version moves on so that every open screen of it re-renders (live) with the link to the
+    next hand, which the page then follows (static/js/seat.js)."""
+    from dustdevils.live import broadcast as live
+
+    Conflict.objects.filter(pk=previous.pk).update(version=F("version") + 1)
+    version = previous.version + 1
+    last = previous.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    Event.objects.create(
+        conflict=previous, seq=last + 1, version=version, actor=membership.user,
+        text=f"The Dealer deals again: the fight goes on in “{fresh.title}” (R20).",
+    )  # fmt: skip
+    table = f"conflict-{previous.pk}"
+    transaction.on_commit(lambda: live.publish(table, version))

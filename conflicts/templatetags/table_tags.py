@@ -83,25 +83,28 @@ def move_form(
 
 
 @register.simple_tag
-def cards(row: Iterable[Any], small: bool = False) -> SafeString:
-    """A row of cards (``selectors.CardView``: only ever ones the viewer may see)."""
+def cards(row: Iterable[Any], small: bool = False, laid: Iterable[Any] = ()) -> SafeString:
+    """A row of cards (``selectors.CardView``: only ever ones the viewer may see); the cards of
+    ``laid`` (the hand's lay) are marked."""
     return format_html(
-        '<span class="hand{}">{}</span>', " hand--small" if small else "", card_faces(row)
+        '<span class="hand{}">{}</span>', " hand--small" if small else "", card_faces(row, laid)
     )
 
 
-def card_faces(row: Iterable[Any]) -> SafeString:
+def card_faces(row: Iterable[Any], laid: Iterable[Any] = ()) -> SafeString:
+    marked = {c.text for c in laid or ()}
     return format_html_join(
         "",
-        '<span class="pcard{}{}" data-card="{}" role="img" aria-label="{}"><span '
+        '<span class="pcard{}{}{}" data-card="{}" role="img" aria-label="{}"><span '
         'class="pcard__rank" aria-hidden="true">{}</span><span class="pcard__suit" '
         'aria-hidden="true">{}</span></span>\n',
         (
             (
                 " pcard--red" if c.red else "",
                 "" if c.suit else " pcard--joker",
+                " pcard--laid" if c.text in marked else "",
                 c.text,
-                c.name,
+                f"{c.name}, in the lay" if c.text in marked else c.name,
                 c.rank,
                 c.suit or "joker",
             )

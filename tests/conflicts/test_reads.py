@@ -164,7 +164,8 @@ def test_a_locked_read_that_waited_sees_what_the_move_before_it_committed(
 def test_the_phase_choices_are_the_engines_phases() -> None:
     """``Conflict.phase`` mirrors the engine's state: the same values, each with its label."""
     assert [p.value for p in engine.Phase] == list(Conflict.Phase.values)
-    assert {p.value for p in Conflict.OVER} == {engine.Phase.DONE, engine.Phase.FOLDED}
+    over = {engine.Phase.DONE, engine.Phase.FOLDED, engine.Phase.CANCELLED}
+    assert {p.value for p in Conflict.OVER} == over
 
 
 SEATS_READ = 'SELECT "conflicts_seat"'  # (the stamp's sub-select inside the conflict's read is not)

@@ -691,7 +691,7 @@ def test_it_refuses_a_conflict_without_a_player_character_or_two_sides(
         url, {"title": "No foe", "stakes": 0, "stud": 0, f"take_{pc_a.pk}": "on",
               f"side_{pc_a.pk}": "players"},
     ).content.decode()  # fmt: skip
-    assert "A conflict needs two sides." in html
+    assert "A conflict needs at least two opposed hands, on two sides" in html
     assert not Conflict.objects.exists()
 
 
@@ -815,7 +815,7 @@ def test_the_answer_to_a_move_shows_the_sheet_as_the_move_left_it_R15(
     """After a chip is spent the mover's answer shows what is left."""
 
     def chips_shown(html: str) -> str:
-        found = re.search(r'numbers__item--chips"><dt>Chips</dt><dd>(\d+)</dd>', html)
+        found = re.search(r"Chips <strong>(\d+)</strong>", html)
         assert found is not None
         return found.group(1)
 

@@ -17,6 +17,7 @@ from conflicts.engine.conflict import (
     AwardExtraCard,
     AwardRedraw,
     Call,
+    Cancel,
     ChooseLay,
     CloseBids,
     ConflictState,
@@ -87,6 +88,7 @@ def _states() -> dict[Phase, ConflictState]:
     return {
         Phase.SIZING: sizing, Phase.DRAW: drawing, Phase.LAYING: laying,
         Phase.RESOLUTION: resolution, Phase.DONE: done, Phase.FOLDED: folded,
+        Phase.CANCELLED: step(sizing, Cancel()).state,
     }  # fmt: skip
 
 
@@ -116,10 +118,11 @@ MOVES: list[tuple[Move, set[Phase]]] = [
     (Restore(LUKE, "heart"), {Phase.RESOLUTION}),
     (OverrideDifficulty(JACK, RIVAL, "the rival's stray shot"), {Phase.RESOLUTION}),
     (Finish(), {Phase.RESOLUTION}),
+    (Cancel(), {Phase.SIZING}),
 ]
 
 EARLY_WORDS = ("yet",)
-LATE_WORDS = ("over", "called", "on the table", "folded", "dealt:", "after")
+LATE_WORDS = ("over", "called", "on the table", "folded", "dealt:", "after", "cancelled")
 
 
 def _wrong_phases() -> list[tuple[Move, Phase]]:
@@ -127,7 +130,7 @@ def _wrong_phases() -> list[tuple[Move, Phase]]:
 
 
 def _too_early(phase: Phase, allowed: set[Phase]) -> bool:
-    if phase == Phase.FOLDED:
+    if phase in (Phase.FOLDED, Phase.CANCELLED):
         return False
     return ORDER.index(phase) < min(ORDER.index(a) for a in allowed)
 
@@ -260,7 +263,7 @@ def test_it_refuses_to_deal_or_draw_without_a_shuffle_r10() -> None:
         (lambda: [black_jack(), stud(5)], {"stakes": 4}, "0 to 3"),
         (lambda: [black_jack(), black_jack(side="b")], {}, "only once"),
         (lambda: [rival(), stud(5)], {}, "player character"),
-        (lambda: [black_jack(), luke()], {}, "two sides"),
+        (lambda: [black_jack(), luke()], {}, "two opposed hands, on two sides"),
         (lambda: [black_jack(), stud(4)], {}, "3, 5 or 7"),
     ],
     ids=["stakes-R18", "twice-R14", "no-pc-R14", "one-side-R14", "stud-R12"],
