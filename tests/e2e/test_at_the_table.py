@@ -191,6 +191,10 @@ def test_the_screens_this_work_changed_fit_a_phone(
 
         desk.goto(f"{app_url}/c/{slug}/")
         fits(desk, "campaign-dealer-desktop")
+
+        player.goto(f"{app_url}/c/{slug}/sessions/1/")
+        player.wait_for_function(CONNECTED, timeout=LIVE)
+        fits(player, "session-player-phone")
     finally:
         for context in contexts:
             context.close()
