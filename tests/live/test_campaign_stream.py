@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db.models import F
+from django.test import override_settings
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Membership
@@ -127,6 +128,7 @@ def test_the_header_costs_one_query_and_fragments_none(
 
 
 @pytest.mark.django_db
+@override_settings(BROADCASTER="inprocess")  # heard here at once, not through Redis
 def test_play_announces_itself_to_the_campaign_pages(
     campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, heard: list[str],
     django_capture_on_commit_callbacks: Callable[..., Any],
@@ -167,6 +169,7 @@ def test_play_announces_itself_to_the_campaign_pages(
 
 
 @pytest.mark.django_db(transaction=True)
+@override_settings(BROADCASTER="inprocess")
 def test_the_stream_is_for_members_only_and_says_changed(
     campaign: Any, dealer: Any, player_a: Any, outsider: User, pc_a: Any
 ) -> None:
