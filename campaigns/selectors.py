@@ -41,7 +41,7 @@ def sheet_url(character: Character) -> str | None:
 
 # The engine's phases (conflicts.engine.conflict.Phase), as the link names them.
 PHASE_LABELS = {
-    "sizing": "sizing the hands",
+    "sizing": "sizing the Deal",
     "draw": "the Draw",
     "laying": "the Call",
     "resolution": "the result",
