@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import NoReverseMatch, reverse
 
 from campaigns.models import (
@@ -41,7 +41,7 @@ def sheet_url(character: Character) -> str | None:
 
 # The engine's phases (conflicts.engine.conflict.Phase), as the link names them.
 PHASE_LABELS = {
-    "sizing": "sizing the hands",
+    "sizing": "sizing the Deal",
     "draw": "the Draw",
     "laying": "the Call",
     "resolution": "the result",
@@ -67,7 +67,7 @@ class RunningConflict:
 def running_conflicts(
     user: User | AnonymousUser, campaign: Campaign | None = None
 ) -> list[RunningConflict]:
-    """The conflicts still being played (not done, not folded, not abandoned) in which
+    """The conflicts still being played (not done, not folded, not left abandoned) in which
     ``user`` has a seat: a hand of their own character, or the Dealer's chair of the campaign.
     Newest first; only campaigns they still sit at. One query."""
     if not user.is_authenticated:
@@ -75,8 +75,10 @@ def running_conflicts(
     seats = Membership.objects.filter(user_id=user.pk)
     dealing = seats.filter(role=Membership.Role.DEALER).values("campaign_id")
     rows = (
-        Conflict.objects.filter(abandoned_at__isnull=True, campaign_id__in=seats.values("campaign"))
+        Conflict.objects.filter(campaign_id__in=seats.values("campaign"))
         .exclude(phase__in=OVER)
+        # Not one the sweep marked abandoned, unless a move since has taken it up again.
+        .filter(Q(abandoned_at__isnull=True) | Q(abandoned_at__lt=F("last_move_at")))
         .filter(Q(campaign_id__in=dealing) | Q(seats__character__player_id=user.pk))
         .values("pk", "title", "phase", "campaign_id", "campaign__name", "campaign__slug")
         .distinct()

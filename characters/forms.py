@@ -233,7 +233,7 @@ class SheetForm(forms.Form):
         }
         data.update({name: self.cleaned_data[name] for name in ATTRIBUTES})
         data["devil"] = self.cleaned_data.get("devil") or ""
-        data["secrets"] = self.cleaned_data.get("secrets") or "" if not self.is_pc else ""
+        data["secrets"] = "" if self.is_pc else self.cleaned_data.get("secrets") or ""
         # No Devil, no rating (an NPC's Devil is optional, R28).
         has_devil = bool(data["devil"].strip())
         data["devil_rating"] = self.cleaned_data.get("devil_rating") if has_devil else None

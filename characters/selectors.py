@@ -21,7 +21,7 @@ from characters.rules import (
     attribute_improvement_cost,
     knack_improvement_cost,
 )
-from conflicts.models import Conflict
+from conflicts.models import Seat
 
 # --- Loading and permissions -------------------------------------------------------------------
 
@@ -136,23 +136,28 @@ def spend_hold(character: Character) -> str:
     when the bidding closes). Read from each running conflict's ``phase`` and engine state:
     a bid is ``state["bids"]`` (``[pid, amount]`` rows) until ``bids_closed``, and the
     narration holder's answer is ``state["answer"]``."""
-    running = (
-        Conflict.objects.filter(seats__character=character, phase__in=(CALL_PHASE, BIDDING_PHASE))
-        .values("title", "phase", "state", "seats__pid")
-        .order_by("pk")
+    seats = (
+        Seat.objects.filter(character=character, conflict__phase__in=(CALL_PHASE, BIDDING_PHASE))
+        .select_related("conflict")
+        .only("pid", "conflict__title", "conflict__phase", "conflict__state")
+        .order_by("conflict_id")
     )
-    for row in running:
-        title, state, pid = row["title"], row["state"] or {}, row["seats__pid"]
-        if row["phase"] == CALL_PHASE:
-            return f"{character.name} is at the Call of {title}: spend chips between conflicts."
+    for seat in seats:
+        conflict, pid = seat.conflict, seat.pid
+        state = conflict.state or {}
+        if conflict.phase == CALL_PHASE:
+            return (
+                f"{character.name} is at the Call of {conflict.title}: spend chips between "
+                "conflicts."
+            )
         if state.get("bids_closed"):
             continue
         bids = {str(bid[0]) for bid in state.get("bids") or ()}
         answered = state.get("narrator") == pid and int(state.get("answer") or 0) > 0
         if pid in bids or answered:
             return (
-                f"{character.name} has a narration bid open in {title}: spend chips between "
-                "conflicts, once the bidding closes."
+                f"{character.name} has a narration bid open in {conflict.title}: spend chips "
+                "between conflicts, once the bidding closes."
             )
     return ""
 

@@ -414,10 +414,8 @@ def _refuse_rating_moves(
     character: Character, data: Mapping[str, Any], knacks: Mapping[str, int]
 ) -> None:
     """A player's edit of an approved sheet: any attribute rating or knack changed is refused."""
-    moved = [ATTRIBUTE_LABELS[n] for n in ATTRIBUTES if int(data.get(n, 0)) != character.rating(n)]
-    if moved:
-        problems = [Problem("attributes", LOCKED_RATINGS)]
-        raise CharacterError(LOCKED_RATINGS, problems)
+    if any(int(data.get(n, 0)) != character.rating(n) for n in ATTRIBUTES):
+        raise CharacterError(LOCKED_RATINGS, [Problem("attributes", LOCKED_RATINGS)])
     have = dict(character.knacks.values_list("name", "rating"))
     if dict(knacks) != have:
         raise CharacterError(LOCKED_RATINGS, [Problem("knacks", LOCKED_RATINGS)])

@@ -135,3 +135,18 @@ def test_the_streams_are_not_buffered_nor_cut_short() -> None:
     assert block is not None
     assert "proxy_buffering off" in block.group(1)
     assert re.search(r"proxy_read_timeout\s+(\d+h|\d{3,}s?)", block.group(1))
+
+
+def test_the_compose_file_hangs_together() -> None:
+    """What ``docker compose config`` would catch first (no Docker daemon on the CI machine):
+    every dependency is a service, every service runs something, the proxy's config is the one
+    tested here, and only the proxy publishes a port."""
+    for name, service in SERVICES.items():
+        assert "image" in service or "build" in service, name
+        for needed in service.get("depends_on", {}):
+            assert needed in SERVICES, (name, needed)
+    published = {name for name, service in SERVICES.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert SERVICES["proxy"]["depends_on"].keys() == {"web", "streams"}
+    for name in ("web", "streams", "worker", "beat", "migrate"):
+        assert SERVICES[name]["environment"]["REDIS_URL"].startswith("redis://redis:"), name

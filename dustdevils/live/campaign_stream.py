@@ -52,7 +52,7 @@ def conflict_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> 
     goes, and the characters' standing changed)."""
     fields = kwargs.get("update_fields")
     ended = instance.phase in OVER and (fields is None or "phase" in fields)
-    if created or ended or (fields is not None and "abandoned_at" in fields):
+    if created or ended:
         announce(instance.campaign_id)
 
 

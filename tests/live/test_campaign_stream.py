@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import F
+from django.test import override_settings
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Membership
@@ -65,8 +68,11 @@ def test_it_goes_when_the_conflict_ends_or_is_abandoned(
     first, second = showdown(campaign, dealer, pc_a), showdown(campaign, dealer, pc_a, pc_b)
     assert {r.conflict_id for r in running_conflicts(player_a)} == {first.pk, second.pk}
     Conflict.objects.filter(pk=first.pk).update(phase="done")
-    Conflict.objects.filter(pk=second.pk).update(abandoned_at="2026-11-25T00:00:00Z")
+    Conflict.objects.filter(pk=second.pk).update(abandoned_at=F("last_move_at"))  # the sweep
     assert running_conflicts(player_a) == []
+    # A move since takes it up again (campaigns.game_sessions.stale_sweep).
+    Conflict.objects.filter(pk=second.pk).update(last_move_at=F("abandoned_at") + timedelta(1))
+    assert [r.conflict_id for r in running_conflicts(player_a)] == [second.pk]
 
 
 @pytest.mark.django_db
@@ -122,6 +128,7 @@ def test_the_header_costs_one_query_and_fragments_none(
 
 
 @pytest.mark.django_db
+@override_settings(BROADCASTER="inprocess")  # heard here at once, not through Redis
 def test_play_announces_itself_to_the_campaign_pages(
     campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, heard: list[str],
     django_capture_on_commit_callbacks: Callable[..., Any],
@@ -162,6 +169,7 @@ def test_play_announces_itself_to_the_campaign_pages(
 
 
 @pytest.mark.django_db(transaction=True)
+@override_settings(BROADCASTER="inprocess")
 def test_the_stream_is_for_members_only_and_says_changed(
     campaign: Any, dealer: Any, player_a: Any, outsider: User, pc_a: Any
 ) -> None:
