@@ -41,7 +41,7 @@ SPEEDS = [("short", "Short (1 card)"), ("simple", "Simple (0)"), ("extended", "E
 def fights_queryset() -> QuerySet[Fight]:
     """Every fight as its screens read it, in one queryset."""
     return Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character")),
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign")),
         Prefetch("events", queryset=FightEvent.objects.select_related("actor")),
     )
 
