@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Membership
@@ -39,7 +39,7 @@ SPEEDS = [("short", "Short (1 card)"), ("simple", "Simple (0)"), ("extended", "E
 
 
 def fights_queryset() -> QuerySet[Fight]:
-    """Every fight as its screens read it, in one queryset."""
+    """Every fight as the session page and the export read it: with all of its timeline."""
     return Fight.objects.select_related("campaign", "session").prefetch_related(
         Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign")),
         Prefetch("events", queryset=FightEvent.objects.select_related("actor")),
@@ -47,11 +47,25 @@ def fights_queryset() -> QuerySet[Fight]:
 
 
 def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
-    """The fight (in that campaign) with what every screen shows; None when there is none."""
-    fights = fights_queryset().filter(pk=fight_id)
+    """The fight (in that campaign) as its screens read it: the row with its campaign and
+    session, its seats with their characters, and the timeline of this round (and of the last
+    move: the end of the round before) — the whole timeline once the fight is over. Every screen
+    of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
+    round 5) stay on the session page. Three queries."""
+    fights = Fight.objects.select_related("campaign", "session").prefetch_related(
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign"))
+    )
+    fights = fights.filter(pk=fight_id)
     if campaign is not None:
         fights = fights.filter(campaign=campaign)
-    return fights.first()
+    fight = fights.first()
+    if fight is None:
+        return None
+    events = FightEvent.objects.select_related("actor")
+    if not fight.is_over:
+        events = events.filter(Q(round=fight.round) | Q(version=fight.version))
+    prefetch_related_objects([fight], Prefetch("events", queryset=events))
+    return fight
 
 
 def fights_of_session(session: GameSession) -> list[Fight]:

@@ -3,10 +3,11 @@
 A fresh SQLite database (a temporary file, migrated), a campaign with a Dealer and four players,
 a fight of 12 combatants (4 player characters, 4 NPCs, 4 lines of extras). Each move goes
 through ``fight_move`` (the row locked, the key, the version, the timeline) and is followed by
-what the live streams do for it: the fight read once per screen (``load_fight``) and each open
-screen rendered through the choke point (``fight_view`` + the template): the Dealer's console,
-the four players' phones and the table view. Beside it, the same for a conflict move (a player's
-proposal and its six screens through ``conflict_view``), the cost a fight move must stay within.
+what the live streams do for it: one shared read of the fight (``streams.load_read``) and each
+open screen rendered from it through the choke point (``fight_view`` + the template): the
+Dealer's console, the four players' phones and the table view. Beside it, the same for a
+conflict move (a player's proposal, one read and its six screens through ``conflict_view``),
+the cost a fight move must stay within.
 """
 
 from __future__ import annotations
@@ -74,19 +75,15 @@ def _world() -> dict[str, Any]:
 
 
 def _screens(fight_id: int, viewers: list[Any]) -> None:
-    """What the streams do after a move: read the fight and render each screen."""
-    from django.template.loader import render_to_string
+    """What the live streams do after a move: ONE shared read of the fight, then each screen
+    rendered from it through the choke point (``streams.panel``)."""
+    from conflicts.combat.streams import Viewer, load_read, panel
 
-    from conflicts.combat.selectors import fight_view, load_fight
-
+    read = load_read(fight_id)
+    assert read is not None
     for membership, as_table in viewers:
-        fight = load_fight(fight_id)
-        assert fight is not None
-        context = fight_view(fight, membership, as_table=as_table)
-        template = (
-            "conflicts/combat/table.html#main" if as_table else "conflicts/combat/detail.html#main"
-        )
-        render_to_string(template, context)
+        viewer = Viewer(membership.user_id, read.fight.campaign.slug, fight_id, as_table, "x")
+        assert panel(viewer, read) is not None
 
 
 def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:
@@ -145,11 +142,11 @@ def _conflict_move_cost(world: dict[str, Any]) -> float:
             conflict_id=conflict.pk, membership=player,
             move=engine.Propose(pid_of(pcs[0]), ("hand", "eye")), version=conflict.version,
         )  # fmt: skip
+        data = load_table(conflict.pk)  # as the conflict streams: one shared read
+        assert data is not None
         for membership, as_table in (
             [(dealer, False)] + [(p, False) for p in world["players"]] + [(dealer, True)]
         ):
-            data = load_table(conflict.pk)
-            assert data is not None
             context = conflict_view(data.conflict, membership, as_table=as_table, data=data)
             template = "conflicts/table.html#main" if as_table else "conflicts/detail.html#main"
             render_to_string(template, context | {"notice": "", "error": ""})
