@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Membership
@@ -39,19 +40,33 @@ SPEEDS = [("short", "Short (1 card)"), ("simple", "Simple (0)"), ("extended", "E
 
 
 def fights_queryset() -> QuerySet[Fight]:
-    """Every fight as its screens read it, in one queryset."""
+    """Every fight as the session page and the export read it: with all of its timeline."""
     return Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character")),
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign")),
         Prefetch("events", queryset=FightEvent.objects.select_related("actor")),
     )
 
 
 def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
-    """The fight (in that campaign) with what every screen shows; None when there is none."""
-    fights = fights_queryset().filter(pk=fight_id)
+    """The fight (in that campaign) as its screens read it: the row with its campaign and
+    session, its seats with their characters, and the timeline of this round (and of the last
+    move: the end of the round before) — the whole timeline once the fight is over. Every screen
+    of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
+    round 5) stay on the session page. Three queries."""
+    fights = Fight.objects.select_related("campaign", "session").prefetch_related(
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign"))
+    )
+    fights = fights.filter(pk=fight_id)
     if campaign is not None:
         fights = fights.filter(campaign=campaign)
-    return fights.first()
+    fight = fights.first()
+    if fight is None:
+        return None
+    events = FightEvent.objects.select_related("actor")
+    if not fight.is_over:
+        events = events.filter(Q(round=fight.round) | Q(version=fight.version))
+    prefetch_related_objects([fight], Prefetch("events", queryset=events))
+    return fight
 
 
 def fights_of_session(session: GameSession) -> list[Fight]:
@@ -85,7 +100,6 @@ class Line:
     needs_guts: bool
     has_red_joker: bool
     dice_spec: str = ""
-    character_url: str = ""
     fate: list[str] = field(default_factory=list)
 
     @property
@@ -128,12 +142,23 @@ def timeline(
     return out
 
 
+def state_of(fight: Fight) -> engine.FightState:
+    """The engine's state of ``fight``, parsed (and its 54 cards checked) once per read: the
+    live streams render every screen of a fight from one shared instance. Parsed again when
+    ``fight.state`` is another object (a refreshed or reassigned row)."""
+    known = fight.__dict__.get("_parsed_state")
+    if known is not None and known[0] is fight.state:
+        return known[1]  # type: ignore[no-any-return]
+    state = state_from_data(fight.state)
+    fight.__dict__["_parsed_state"] = (fight.state, state)
+    return state
+
+
 def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) -> dict[str, Any]:
     """Everything a fight screen shows this viewer (see the module docstring). No query when
     ``fight`` comes from ``load_fight`` (seats and events prefetched)."""
-    state = state_from_data(fight.state)
+    state = state_of(fight)
     seats = list(fight.seats.all())
-    by_cid = {s.cid: s for s in seats}
     dealer = membership.is_dealer and not as_table
     mine = set() if as_table else controlled_cids(seats, membership)
     # The one call that decides what this viewer sees (R30). A player passes only their own
@@ -150,8 +175,6 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
     quickness = {c.cid: c.quickness for c in state.combatants}  # public: the dice, not a card
     lines = []
     for c in view.combatants:
-        seat = by_cid.get(c.cid)
-        character = seat.character if seat is not None else None
         visible_hand = c.hand
         lines.append(
             Line(
@@ -178,7 +201,6 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
                 needs_guts=c.cid in needed and c.surprised,
                 has_red_joker=visible_hand is not None and RED_JOKER in visible_hand,
                 dice_spec=str(quickness[c.cid]),
-                character_url=character.get_absolute_url() if character is not None else "",
                 fate=fate_by.get(c.cid, []),
             )
         )
@@ -186,16 +208,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
     up_line = next((line for line in lines if line.is_up), None)
     my_lines = [line for line in lines if line.mine] if not dealer else []
     role = "table" if as_table else "dealer" if dealer else "player" if my_lines else "watcher"
-    slug = fight.campaign.slug
-    links = {
-        "detail": reverse("conflicts:fight", args=[slug, fight.pk]),
-        "table": reverse("conflicts:fight_table", args=[slug, fight.pk]),
-        "version": reverse("conflicts:fight_version", args=[slug, fight.pk]),
-        "rulings": reverse("conflicts:rulings"),
-        "session": reverse("campaigns:session", args=[slug, fight.session.number])
-        if fight.session
-        else "",
-    }
+    links = fight_links(fight.campaign.slug, fight.pk, fight.session.number if fight.session else 0)
     return {
         "fight": fight,
         "campaign": fight.campaign,
@@ -251,14 +264,24 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "speeds": SPEEDS,
         "fresh_key": FreshKey(),
         "others": [line for line in lines if not line.mine],
-        "settle_url": _settle_url(fight, state) if dealer else "",
+        "settle_url": f"{links['settle']}&round={state.round}" if dealer else "",
     }
 
 
-def _settle_url(fight: Fight, state: engine.FightState) -> str:
-    """R32: the conflict wizard, opened with this fight's characters and linked to this round."""
-    base = reverse("conflicts:new", args=[fight.campaign.slug])
-    return f"{base}?fight={fight.pk}&round={state.round}"
+@lru_cache(maxsize=1024)
+def fight_links(slug: str, fight_id: int, session_number: int) -> dict[str, str]:
+    """The fight screens' links (reversed once per fight and process: every screen of every
+    move needs them). R32's "settle" opens the conflict wizard with the fight's characters."""
+    return {
+        "detail": reverse("conflicts:fight", args=[slug, fight_id]),
+        "table": reverse("conflicts:fight_table", args=[slug, fight_id]),
+        "version": reverse("conflicts:fight_version", args=[slug, fight_id]),
+        "rulings": reverse("conflicts:rulings"),
+        "session": reverse("campaigns:session", args=[slug, session_number])
+        if session_number
+        else "",
+        "settle": reverse("conflicts:new", args=[slug]) + f"?fight={fight_id}",
+    }
 
 
 @dataclass(frozen=True)

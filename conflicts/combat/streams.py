@@ -10,13 +10,20 @@ no card can reach a stream that the page would not show.
   looks at the fight's version itself (one small query), in case an announcement was lost.
 
 Anonymous visitors get 403 ``Log in first.``, non-members and foreign ids 404, before any byte.
+
+A move makes every open screen of the fight re-render: the streams in one process share ONE
+read of the fight per version (``SharedReads``, in a worker thread that gives its connection
+back: the fight with its seats and this round's timeline, and the campaign's members), and each
+screen is rendered from it through ``fight_view`` without a query of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
@@ -28,6 +35,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
+from campaigns.models import Membership
 from conflicts.combat.models import Fight
 from conflicts.combat.selectors import fight_view, load_fight
 from dustdevils.live import broadcast as live
@@ -42,6 +50,8 @@ from dustdevils.live.sse import (
     seconds,
     sse,
 )
+
+T = TypeVar("T")
 
 
 @require_GET
@@ -69,56 +79,130 @@ class Viewer:
         return f"fight-{self.fight_id}"
 
 
-def _render(viewer: Viewer) -> tuple[int, str] | None:
-    """(version, this viewer's main panel) read now; None when the viewer left the campaign
-    or the fight is gone. Raises nothing for those: the stream just ends."""
-    user = get_user_model().objects.filter(pk=viewer.user_id).first()
-    if user is None:
-        return None
-    try:
-        membership = membership_for(user, viewer.slug)
-    except Http404:
-        return None
-    fight = load_fight(viewer.fight_id, membership.campaign)
+@dataclass(frozen=True)
+class Read:
+    """The fight as its screens show it (``load_fight``), and the campaign's members' roles."""
+
+    fight: Fight
+    roles: dict[int, str]
+
+    @property
+    def version(self) -> int:
+        return self.fight.version
+
+
+def load_read(fight_id: int) -> Read | None:
+    fight = load_fight(fight_id)
     if fight is None:
         return None
+    members = Membership.objects.filter(campaign_id=fight.campaign_id)
+    return Read(fight, dict(members.values_list("user_id", "role")))
+
+
+def panel(viewer: Viewer, read: Read) -> str | None:
+    """This viewer's main panel from a shared read (no query), or None when they are no longer
+    in the campaign (or the fight is in another one)."""
+    fight = read.fight
+    role = read.roles.get(viewer.user_id)
+    if role is None or fight.campaign.slug != viewer.slug:
+        return None
+    membership = Membership(campaign=fight.campaign, user_id=viewer.user_id, role=role)
     context = fight_view(fight, membership, as_table=viewer.as_table)
     context.update(notice="", error="", csrf_token=viewer.csrf_token)
-    template = (
-        "conflicts/combat/table.html#main"
-        if viewer.as_table
-        else "conflicts/combat/detail.html#main"
-    )
-    return fight.version, render_to_string(template, context)
+    template = "conflicts/combat/" + ("table.html#main" if viewer.as_table else "detail.html#main")
+    return render_to_string(template, context)
 
 
 def _first_sync(viewer: Viewer) -> tuple[int, str]:
+    """The snapshot, read in the request's own thread: 404 for outsiders and foreign ids."""
     try:
-        got = _render(viewer)
-        if got is None:
+        user = get_user_model().objects.get(pk=viewer.user_id)
+        membership_for(user, viewer.slug)  # 404 for outsiders, before anything is read
+        read = load_read(viewer.fight_id)
+        html = None if read is None else panel(viewer, read)
+        if read is None or html is None:
             raise Http404("No such fight in this campaign.")
-        return got
+        return read.version, html
     finally:
         let_go_sync()
 
 
-def _closing(viewer: Viewer) -> tuple[int, str] | None:
-    try:
-        return _render(viewer)
-    finally:
-        connections.close_all()
+def _closing(function: Callable[..., T]) -> Callable[..., Any]:
+    """``function`` in a worker thread that closes its connections afterwards."""
+
+    def run(*args: Any) -> T:
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return sync_to_async(run, thread_sensitive=False)
 
 
 def _version_sync(fight_id: int) -> int | None:
-    try:
-        return Fight.objects.filter(pk=fight_id).values_list("version", flat=True).first()
-    finally:
-        connections.close_all()
+    return Fight.objects.filter(pk=fight_id).values_list("version", flat=True).first()
 
 
 _first = sync_to_async(_first_sync)  # the request's own thread: a test client sees its data
-_read = sync_to_async(_closing, thread_sensitive=False)
-_version = sync_to_async(_version_sync, thread_sensitive=False)
+_load = _closing(load_read)
+_version = _closing(_version_sync)
+_panel = sync_to_async(panel, thread_sensitive=False)  # CPU only: no query
+
+
+class SharedReads:
+    """One read of a fight per version in this process, however many of its screens are open
+    here: the first stream that needs version v starts the read, the others await it; a stream
+    that fell behind jumps to the newest. Only ``fight_view`` turns a read into a viewer's
+    screen (R30). One per event loop (its futures belong to that loop)."""
+
+    def __init__(self) -> None:
+        self._latest: dict[int, Read] = {}
+        self._reading: dict[int, asyncio.Future[Read | None]] = {}
+
+    async def at_least(self, fight_id: int, version: int) -> Read | None:
+        """The fight at ``version`` or newer (None when it is gone). A read begun before that
+        version was committed may miss it: then one more read, never more."""
+        for attempt in range(2):
+            known = self._latest.get(fight_id)
+            if known is not None and known.version >= version:
+                return known
+            reading = self._reading.get(fight_id)
+            if reading is None:
+                reading = asyncio.ensure_future(self._read(fight_id))
+                self._reading[fight_id] = reading
+            read = await asyncio.shield(reading)
+            if read is None or read.version >= version or attempt:
+                return read
+        raise AssertionError("unreachable")
+
+    async def _read(self, fight_id: int) -> Read | None:
+        try:
+            read: Read | None = await _load(fight_id)
+        finally:
+            self._reading.pop(fight_id, None)
+        if read is None:
+            self._latest.pop(fight_id, None)
+            return None
+        known = self._latest.get(fight_id)
+        if known is None or read.version >= known.version:
+            self._latest[fight_id] = read
+        open_here = {int(t.removeprefix("fight-")) for t in live.watched("fight-")}
+        for closed in self._latest.keys() - open_here:  # no screen of it left in this process
+            del self._latest[closed]
+        return read
+
+
+_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedReads] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def shared_reads() -> SharedReads:
+    loop = asyncio.get_running_loop()
+    reads = _reads.get(loop)
+    if reads is None:
+        reads = _reads[loop] = SharedReads()
+    return reads
 
 
 async def _open(
@@ -146,6 +230,7 @@ async def _events(
     ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
     poll_every = seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
     sent = version
+    reads = shared_reads()
     try:
         await let_go()
         yield sse("snapshot", html, version)
@@ -161,12 +246,13 @@ async def _events(
                 last_poll = loop.time()
                 newest = await _version(viewer.fight_id) or -1
             if newest != live.HEALTH and newest > sent:
-                read = await _read(viewer)
-                if read is None:
+                read = await reads.at_least(viewer.fight_id, newest)
+                update = None if read is None else await _panel(viewer, read)
+                if read is None or update is None:
                     return  # the fight or the seat is gone: nothing more to show
-                if read[0] > sent:
-                    sent = read[0]
-                    yield sse("update", read[1], sent)
+                if read.version > sent:  # the screen only moves forward
+                    sent = read.version
+                    yield sse("update", update, sent)
                     last_ping = loop.time()
                 continue
             if loop.time() - last_ping >= ping_every:

@@ -60,8 +60,12 @@ def state_of(fight: Fight) -> engine.FightState:
 
 
 def rig(fight: Fight, top: str) -> None:
-    """Test set-up: put these cards on top of the deck (the rest below, the 54 conserved)."""
-    state = stacked(state_of(fight), top)
+    """Test set-up: put these cards on top of the deck (the rest below, the 54 conserved); the
+    discard pile stays as it is, less any card put on top."""
+    state = state_of(fight)
+    wanted = set(top.split())
+    pile = " ".join(c.text for c in state.deck.discards if c.text not in wanted)
+    state = stacked(state, top, pile)
     fight.state = state_to_data(state)
     fight.save(update_fields=["state"])
 

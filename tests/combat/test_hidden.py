@@ -86,6 +86,30 @@ class Watch:
                 assert written <= may, f"{where} shows {sorted(written - may)}"
                 if page == "detail" and state.phase == engine.Phase.COUNTDOWN:
                     self._own_cards_shown(name, state, mine, dealer, written, where)
+            self._refusal(name, user, state)
+
+    def _refusal(self, name: str, user: User | None, state: engine.FightState) -> None:
+        """The answer to a move (a stale one: refused, the viewer's panel with the message)
+        shows only what the viewer may see too."""
+        cid = state.combatants[0].cid
+        if user is not None and name != "outsider":
+            mine, _ = self.mine(user)
+            cid = min(mine) if mine else cid
+        response = self.table.client.post(
+            f"{self.table.url}move/pass/", {"version": 10**6, "key": "", "cid": cid},
+            HTTP_HX_REQUEST="true",
+        )  # fmt: skip
+        where = f"step {self.steps}: a refused move as {name}"
+        if user is None:
+            assert response.status_code == 302, where
+            return
+        if name == "outsider":
+            assert response.status_code == 404, where
+            return
+        assert response.status_code == 200, where
+        assert "has moved on" in response.content.decode(), where
+        written = card_tokens(response.content.decode())
+        assert written <= self.seen[name], f"{where} shows {sorted(written - self.seen[name])}"
 
     def _own_cards_shown(
         self,
