@@ -46,10 +46,10 @@ def is_trusted_proxy(address: str | None) -> bool:
 
 def client_ip(request: HttpRequest) -> str | None:
     """The address to count failed logins against."""
-    remote: str | None = request.META.get("REMOTE_ADDR")
+    remote = str(request.META.get("REMOTE_ADDR") or "") or None
     if not is_trusted_proxy(remote):
         return remote  # straight from the client (or already resolved by uvicorn)
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
     hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
     for hop in reversed(hops):
         if not is_trusted_proxy(hop):

@@ -20,13 +20,13 @@ from django.db.models import Sum
 from django.http import HttpRequest
 
 
-class TieredLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]
+class TieredLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes: untyped
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         """AXES_FAILURE_LIMIT (or more) when any parameter reached its own limit, else the
         count of the first (the pair's), which is below it."""
-        limit = get_failure_limit(request, credentials)
-        counts = [
-            attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+        limit = int(get_failure_limit(request, credentials))
+        counts: list[int] = [
+            int(attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0)
             for attempts in self.get_user_attempts(request, credentials)
         ]
         for count, own_limit in zip(counts, settings.AXES_LOCKOUT_LIMITS, strict=True):
