@@ -11,6 +11,11 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 URL := http://$(HOST):$(PORT)
+# The proxies whose X-Forwarded-For uvicorn (and the login lockout, settings.py) believes:
+# comma-separated addresses or networks. None by default: `make run` faces the browser itself,
+# and a forged header must not change who the client is.
+FORWARDED_ALLOW_IPS ?=
+export FORWARDED_ALLOW_IPS
 
 .PHONY: help install run seed-demo test bench lint clean
 
@@ -43,7 +48,8 @@ run: $(INSTALLED) staticfiles/.collected
 	@echo "  Dust Devils is starting. Open $(URL)/ and log in at $(URL)/accounts/login/"
 	@echo "  (Ctrl-C stops it.)"
 	@echo
-	exec $(BIN)/uvicorn dustdevils.asgi:application --host $(HOST) --port $(PORT) --lifespan off
+	exec $(BIN)/uvicorn dustdevils.asgi:application --host $(HOST) --port $(PORT) --lifespan off \
+	  --forwarded-allow-ips '$(FORWARDED_ALLOW_IPS)'
 
 # On a fresh database: a demo Dealer and four players seated in The Hanged Man, their random
 # passwords printed once. Idempotent: on a database with users it says so and does nothing.

@@ -440,17 +440,29 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Failed logins: 5 tries per username from one address, then 15 minutes' cool-off. Locking by
-# the pair (not the username alone) keeps a stranger from locking a player out of their table.
-AXES_FAILURE_LIMIT = 5
+# Failed logins, each counted for 15 minutes (then a cool-off of as long): 5 for one username
+# from one address; 10 for one username from any number of addresses (a guesser spread over
+# many); 20 from one address for any usernames (one guesser trying many accounts). The pair
+# stops a guesser first; the username alone only at twice that, so a stranger needs more
+# than a few tries to lock a player out. Per-parameter limits: dustdevils/accounts/lockout.py.
+AXES_HANDLER = "dustdevils.accounts.lockout.TieredLockoutHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+AXES_LOCKOUT_LIMITS = [
+    env_int("LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS", 5, minimum=1),
+    env_int("LOGIN_LIMIT_PER_ACCOUNT", 10, minimum=1),
+    env_int("LOGIN_LIMIT_PER_ADDRESS", 20, minimum=1),
+]
+AXES_FAILURE_LIMIT = AXES_LOCKOUT_LIMITS[0]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "dustdevils.accounts.views.locked_out"
-# Behind a TLS proxy every request comes from the proxy's address: count the client's instead
-# (the address the proxy appended to X-Forwarded-For), or one stranger could lock anyone out.
-if env_bool("BEHIND_PROXY", False):
-    AXES_CLIENT_IP_CALLABLE = "dustdevils.accounts.client_ip.behind_proxy"
+# The proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated; "*"
+# only if nothing else can reach the app). The same list goes to uvicorn's
+# --forwarded-allow-ips (Makefile, deploy/Dockerfile). Empty (the default): the client is
+# whoever connects, whatever headers it sends — so a new X-Forwarded-For per try cannot
+# dodge the lockout. axes counts the right-most hop that is not a trusted proxy.
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", [])
+AXES_CLIENT_IP_CALLABLE = "dustdevils.accounts.client_ip.client_ip"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC") or "UTC"

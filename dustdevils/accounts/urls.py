@@ -7,12 +7,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from dustdevils.accounts import views
+from dustdevils.accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm, redirect_authenticated_user=True
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

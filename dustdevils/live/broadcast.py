@@ -99,12 +99,9 @@ def deliver(table: str, version: int, *, hint: bool = False) -> None:
     every stream re-reads the table from the database and moves only to what it finds there.
     """
     with _lock:
-        if hint:
-            if version <= _latest.get(table, -1):
-                return
-        else:
-            if version <= _latest.get(table, -1):
-                return
+        if version <= _latest.get(table, -1):
+            return
+        if not hint:
             _latest[table] = version
         listeners = list(_listeners)
         waiting = list(_queues.get(table, ()))

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from dustdevils.accounts.client_ip import behind_proxy
+from dustdevils.accounts.client_ip import client_ip
 from tests.conftest import CAST_PASSWORD
 
 NEW_PASSWORD = "tumbleweed-at-noon-77"
@@ -182,7 +182,7 @@ def test_it_locks_out_after_five_failed_logins(client: Client, player_a: User) -
     assert "_auth_user_id" not in client.session
 
 
-def test_it_locks_the_username_and_address_pair_only(
+def test_five_failures_lock_the_username_and_address_pair_only(
     client: Client, player_a: User, player_b: User
 ) -> None:
     for _ in range(5):
@@ -191,7 +191,7 @@ def test_it_locks_the_username_and_address_pair_only(
     other = client.post(reverse("login"), {"username": "player_b", "password": CAST_PASSWORD})
     assert other.status_code == 302
     client.post(reverse("logout"))
-    # ... and so does player_a from another address: a stranger cannot lock them out.
+    # ... and so does player_a from another address: five tries cannot lock them out.
     elsewhere = client.post(
         reverse("login"),
         {"username": "player_a", "password": CAST_PASSWORD},
@@ -219,9 +219,75 @@ def test_it_forgets_failures_after_a_successful_login(client: Client, player_a: 
         assert fail_login(client).status_code == 200
 
 
-def test_it_reads_the_client_address_behind_a_proxy() -> None:
-    """The right-most X-Forwarded-For entry is the one our proxy added; the rest is forgeable."""
+def test_it_believes_x_forwarded_for_only_from_a_configured_proxy(
+    settings: Any,
+) -> None:
+    """Issue 19 #1: the right-most hop that is not a trusted proxy; the rest is forgeable."""
     factory = RequestFactory()
     forged = factory.get("/", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.9", REMOTE_ADDR="10.0.0.1")
-    assert behind_proxy(forged) == "203.0.113.9"
-    assert behind_proxy(factory.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+    settings.FORWARDED_ALLOW_IPS = []  # the default: nobody's header is believed
+    assert client_ip(forged) == "10.0.0.1"
+    settings.FORWARDED_ALLOW_IPS = ["10.0.0.0/8"]
+    assert client_ip(forged) == "203.0.113.9"
+    chained = factory.get("/", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.9, 10.0.0.7",
+                          REMOTE_ADDR="10.0.0.1")  # fmt: skip
+    assert client_ip(chained) == "203.0.113.9"  # two trusted proxies, then the client
+    direct = factory.get("/", HTTP_X_FORWARDED_FOR="1.2.3.4", REMOTE_ADDR="198.51.100.5")
+    assert client_ip(direct) == "198.51.100.5"  # not from the proxy: the header is ignored
+    assert client_ip(factory.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+
+
+def test_many_addresses_against_one_account_lock_it(client: Client, player_a: User) -> None:
+    """Issue 19 #1: ten failures for one username from ten addresses lock the username
+    everywhere (for the cool-off), right password or not."""
+    for n in range(10):
+        assert fail_login(client, REMOTE_ADDR=f"10.0.1.{n}").status_code in (200, 429)
+    right = client.post(
+        reverse("login"),
+        {"username": "player_a", "password": CAST_PASSWORD},
+        REMOTE_ADDR="10.0.2.1",
+    )
+    assert right.status_code == 429
+
+
+def test_one_address_is_throttled_across_many_usernames(
+    client: Client, player_a: User, player_b: User
+) -> None:
+    """Issue 19 #1: twenty failures from one address, each against another username, stop that
+    address — even for a right password — and not other addresses."""
+    for n in range(20):
+        fail_login(client, username=f"guess-{n}")
+    here = client.post(reverse("login"), {"username": "player_b", "password": CAST_PASSWORD})
+    assert here.status_code == 429
+    elsewhere = client.post(
+        reverse("login"),
+        {"username": "player_b", "password": CAST_PASSWORD},
+        REMOTE_ADDR="10.9.8.7",
+    )
+    assert elsewhere.status_code == 302
+
+
+def test_logging_in_to_ones_own_account_does_not_reset_the_address(
+    client: Client, player_a: User, player_b: User
+) -> None:
+    """A guesser with an account of their own cannot clear their address's count by logging
+    in to it between guesses."""
+    for n in range(19):
+        fail_login(client, username=f"guess-{n}")
+    assert (
+        client.post(
+            reverse("login"), {"username": "player_b", "password": CAST_PASSWORD}
+        ).status_code
+        == 302
+    )
+    client.post(reverse("logout"))
+    assert fail_login(client, username="guess-19").status_code == 429
+
+
+@pytest.mark.django_db
+def test_a_username_of_5000_characters_gets_a_plain_error(client: Client) -> None:
+    """Issue 19 #6: axes would write it into a 255-character column (a 500 on PostgreSQL)."""
+    response = client.post(reverse("login"), {"username": "x" * 5000, "password": "wrong"})
+    assert response.status_code == 200
+    assert "No username is longer than 150 characters." in response.content.decode()
+    assert not AccessAttempt.objects.exists()

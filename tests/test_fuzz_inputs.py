@@ -1,0 +1,135 @@
+"""Issue 19 #6: no 5xx on anything a client can send. Hypothesis throws arbitrary text, numbers
+and timestamps at every form of a campaign (each campaign URL, found by walking the URL
+configuration, POSTed as the Dealer and as a player), at the account forms and at the import;
+nothing answers with a server error, and a refused request writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campaigns.exchange import campaign_export, campaign_file_dump
+from tests.exchange.conftest import model_counts, played
+from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects
+
+__all__ = ["objects", "played"]
+
+pytestmark = pytest.mark.django_db
+
+# The names the app's forms use (and a few they do not).
+FIELDS = [
+    "title", "body", "name", "label", "amount", "reason", "note", "number", "date", "rating",
+    "knack", "knack_name", "attribute", "key", "stakes", "stud", "stud_goal", "version", "pid",
+    "carry_over", "carry_over_for", "session", "recovery_character", "recovery_points",
+    "attributes", "devil", "trait", "discard", "cards", "stand", "bid", "fate", "epitaph",
+    "player", "character", "npc", "pc", "devil_touched", "notes", "username", "password",
+    "hand", "eye", "guts", "heart", "chips", "vocation", "description", "setting", "pitch",
+    "knack_rows", "knack_name_0", "knack_rating_0", "choice", "points", "confirm", "position",
+]  # fmt: skip
+
+EDGE_TIMES = [
+    "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0000-00-00", "2026-02-30",
+    "1970-01-01", "-1", "9999-12-31", "0001-01-01",
+]  # fmt: skip
+
+VALUES = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet=st.characters(codec="utf-8"), min_size=200, max_size=6000),
+    st.integers().map(str),
+    st.integers(min_value=2**31 - 2, max_value=2**80).map(str),
+    st.just("9" * 5000),
+    st.sampled_from(EDGE_TIMES),
+    st.sampled_from(["\x00", "a\x00b", "", " ", "on", "true", "-0", "1e999", "NaN", "∞"]),
+)
+FORMS = st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=8)
+
+POST_ROUTES = [r for r in CAMPAIGN_ROUTES if not r.endswith("stream/")]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(route=st.sampled_from(POST_ROUTES), form=FORMS, htmx=st.booleans(), who=st.integers(0, 1))
+def test_no_campaign_form_answers_with_a_server_error(
+    objects: dict[str, Any],
+    dealer: User,
+    player_a: User,
+    route: str,
+    form: dict[str, str],
+    htmx: bool,
+    who: int,
+) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login((dealer, player_a)[who])
+    headers = {"HX-Request": "true"} if htmx else {}
+    url = fill(route, objects)
+    before = model_counts()
+    response = client.post(url, form, headers=headers)
+    assert response.status_code < 500, (url, form)
+    if response.status_code >= 400:
+        assert model_counts() == before, (url, form)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(form=FORMS, which=st.sampled_from(["login", "signup", "password_change"]))
+def test_no_account_form_answers_with_a_server_error(
+    player_a: User, form: dict[str, str], which: str
+) -> None:
+    client = Client(raise_request_exception=False)
+    if which == "password_change":
+        client.force_login(player_a)
+    path = {"login": "/accounts/login/", "signup": "/accounts/signup/",
+            "password_change": "/accounts/password/"}[which]  # fmt: skip
+    for name in ("username", "password", "password1", "password2", "old_password"):
+        form.setdefault(name, form.get("username", "x"))
+    assert client.post(path, form).status_code < 500, (which, form)
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))] or [path]
+    return [path]
+
+
+JSON_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.integers(min_value=2**31 - 2, max_value=2**70),
+    st.integers(min_value=10**3000, max_value=10**3001), st.text(max_size=300),
+    st.sampled_from(EDGE_TIMES), st.floats(allow_nan=False),
+    st.lists(st.integers(0, 3), max_size=2),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_the_import_never_answers_with_a_server_error_nor_writes_half(
+    client_as: Any, played: Any, outsider: User, data: st.DataObject
+) -> None:
+    exported = campaign_export(played)
+    for _ in range(data.draw(st.integers(1, 3))):
+        leaves = [p for p in _leaves(exported) if p]
+        path = data.draw(st.sampled_from(leaves))
+        target: Any = exported
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = data.draw(JSON_VALUES)
+    raw = campaign_file_dump(exported).encode()
+    before = model_counts()
+    client = client_as(outsider)
+    upload = SimpleUploadedFile("f.json", raw, content_type="application/json")
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:  # refused: the form again, with the problems
+        assert "Nothing was imported." in response.content.decode()
+        assert model_counts() == before
