@@ -22,7 +22,8 @@ Where the seed is silent the engine rules as follows (cited as S-rulings in test
 * S2 The Doomed's hand is shuffled whenever it changes, so a position says nothing about a face.
 * S3 Follow-ups are offered one player at a time, clockwise from the drawer's left, skipping the
   drawer, whoever answers and anyone who left; each asks or passes. The extra question goes to
-  the player whose character filled the "***" if they have not asked one (passing is not asking).
+  the player whose character filled the "***" if the round did not reach them (a player who
+  was offered a follow-up and passed has had their chance).
 * S4 One Unwanted card: while it is up, nothing but lowering it happens, and only the one who
   raised it lowers it.
 * S5 Only a safe player (no cards) can leave the game; they then get no follow-ups.
@@ -43,6 +44,7 @@ from . import tables
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 FACE_CARDS: tuple[Card, ...] = tuple(c for c in FULL_DECK if c.rank in (11, 12, 13))
+TABLE_ORDER: tuple[Card, ...] = tuple(tables.TABLE_1)  # K♥ Doctor … J♠ Undertaker
 NUMBERED: tuple[Card, ...] = tuple(c for c in FULL_DECK if c.rank in (*range(2, 11), 14))
 # The seed's suit order: hearts > diamonds > clubs > spades (not R2's, which is Dust Devils').
 SUIT_ORDER = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.CLUBS: 2, Suit.SPADES: 1}
@@ -163,6 +165,7 @@ class SaloonState:
     dead: str = ""
     shown: tuple[Card, ...] = ()  # every card shown to the whole table
     year: int = 0  # games continued after an ending ("a year and a day")
+    deal: int = 0  # how many times the numbered cards were dealt out
 
     def player(self, pid: str) -> Player:
         for p in self.players:
@@ -382,6 +385,8 @@ def _deal(state: SaloonState, rng: random.Random) -> Outcome:
         turn=None,
         duel=None,
         run_origin="",
+        shown=(),
+        deal=state.deal + 1,
     )
     sizes = ", ".join(f"{p.name} {len(p.hand)}" for p in players)
     return Outcome(
@@ -440,6 +445,8 @@ def _discard(state: SaloonState, move: Discard, rng: random.Random) -> Outcome:
     what = f"discards {format_cards(gone)}" if gone else "has no pair to discard"
     entries = [Entry("rule", f"{p.name} {what}: {len(kept)} cards left.", p.pid)]
     if not kept:
+        # Not named: they are dealt again at once, and may be anyone's hidden cards then.
+        entries = [Entry("rule", f"{p.name} discards all {len(gone)} cards.", p.pid)]
         # The seed: whoever must discard every card causes a new deal and starts as the Doomed.
         entries.append(
             Entry(
@@ -783,6 +790,7 @@ def _offer_next(state: SaloonState, entries: tuple[Entry, ...]) -> Outcome:
         not turn.extra
         and subject
         and subject not in turn.asked
+        and subject not in turn.offered
         and _eligible(state, turn, subject)
         and len(turn.asked) < 3
     ):

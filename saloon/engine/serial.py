@@ -71,6 +71,7 @@ def state_to_data(state: SaloonState) -> dict[str, Any]:
         "dead": state.dead,
         "shown": _cards(state.shown),
         "year": state.year,
+        "deal": state.deal,
     }
 
 
@@ -123,6 +124,7 @@ def state_from_data(data: dict[str, Any]) -> SaloonState:
         dead=data["dead"],
         shown=_parse(data["shown"]),
         year=data["year"],
+        deal=data["deal"],
     )
     if not conserved(state):
         raise ValueError("the saloon's cards are not all there exactly once")

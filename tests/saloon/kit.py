@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conflicts.engine.cards import BLACK_JOKER, Card, parse_card, parse_cards
+from conflicts.engine.cards import BLACK_JOKER, RED_JOKER, Card, parse_card, parse_cards
 from saloon.engine import game as g
 
 SEATS = (("a", "Alessio"), ("b", "Benedetta"), ("d", "Daniele"), ("gr", "Greta"), ("v", "Vanessa"))
@@ -24,28 +24,42 @@ def table(players: int = 3, seed: int = 1, *, pick: bool = False) -> g.SaloonSta
     return g.new_game(SEATS[:players], random.Random(seed), pick=pick).state
 
 
-def playing(hands: dict[str, str], doomed: str, drawer: str | None = None) -> g.SaloonState:
-    """A game in play with these hands (the Doomed's includes BJ), everything else aside or
-    discarded, so the 54 cards stay conserved."""
-    base = table(len(hands))
+NAMES = dict(SEATS)
+
+
+def seated(hands: dict[str, str], phase: g.Phase, **fields: object) -> g.SaloonState:
+    """A table with these hands, in this seat order (keys of ``hands`` from ``SEATS``), each
+    with an archetype in seat order (K♥ Doctor, Q♥ Prostitute, ...); the other face cards
+    aside, every other numbered card on the discard pile (the 54 cards stay conserved)."""
     held = {pid: cards(text) for pid, text in hands.items()}
     taken = {c for h in held.values() for c in h}
     players = tuple(
-        replace(p, hand=held[p.pid], discarded=True) for p in base.players if p.pid in held
+        g.Player(pid, NAMES[pid], archetype=g.TABLE_ORDER[i], hand=held[pid])
+        for i, pid in enumerate(hands)
     )
     faces = {p.archetype for p in players}
-    aside = tuple(c for c in g.FACE_CARDS if c not in faces)
-    discards = tuple(c for c in g.NUMBERED if c not in taken)
+    jokers = tuple(c for c in (BLACK_JOKER, RED_JOKER) if c not in taken)
+    if "red_joker" in fields:
+        jokers = tuple(c for c in jokers if c != RED_JOKER)
     state = g.SaloonState(
-        phase=g.Phase.PLAY,
+        phase=phase,
         players=players,
-        aside=aside,
-        discards=discards,
-        doomed=doomed,
-        red_joker=doomed,
+        aside=(*(c for c in g.FACE_CARDS if c not in faces), *jokers),
+        discards=tuple(c for c in g.NUMBERED if c not in taken),
+        **fields,  # type: ignore[arg-type]
     )
-    state = replace(state, turn=g.Turn(drawer=drawer or g._next_drawer(state, doomed)))
     assert g.conserved(state)
+    return state
+
+
+def playing(hands: dict[str, str], doomed: str, drawer: str | None = None) -> g.SaloonState:
+    """A game in play with these hands (the Doomed's includes BJ)."""
+    state = seated(hands, g.Phase.PLAY, doomed=doomed, red_joker=doomed)
+    state = replace(
+        state,
+        players=tuple(replace(p, discarded=True) for p in state.players),
+        turn=g.Turn(drawer=drawer or g._next_drawer(state, doomed)),
+    )
     return state
 
 
