@@ -196,7 +196,11 @@ def _setup_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) 
             if len(group) == 3:
                 keep = g.proposed_keep(group)[0]
                 triples.append(
-                    {"rank": tables.RANK_LABEL[rank], "cards": _faces(group, seen), "keep": keep.text}
+                    {
+                        "rank": tables.RANK_LABEL[rank],
+                        "cards": _faces(group, seen),
+                        "keep": keep.text,
+                    }
                 )
         out["triples"] = triples
         out["after_discard"] = _faces(g.after_discard(hand), seen)
@@ -219,10 +223,14 @@ def _lines(saloon: Saloon, state: g.SaloonState) -> list[SaloonLine]:
 
 
 def story_markdown(saloon: Saloon) -> str:
-    """"What we learned about the saloon": the characters, every question, cue, answer and
+    """ "What we learned about the saloon": the characters, every question, cue, answer and
     tale in order, the ending — plain Markdown, with the credit the licence asks for."""
     state = state_from_data(saloon.state)
-    out = ["# What we learned about the saloon", "", f"*{saloon.title}*, {_md(saloon.campaign.name)}"]
+    out = [
+        "# What we learned about the saloon",
+        "",
+        f"*{saloon.title}*, {_md(saloon.campaign.name)}",
+    ]
     out.append("")
     out += ["## The patrons", ""]
     for p in state.players:

@@ -90,7 +90,7 @@ def table(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def story(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
-    """"What we learned about the saloon", as a Markdown file."""
+    """ "What we learned about the saloon", as a Markdown file."""
     saloon = _load(request, slug, saloon_id)
     response = HttpResponse(story_markdown(saloon), content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="saloon-{saloon.pk}.md"'
