@@ -33,6 +33,12 @@ pytestmark = pytest.mark.e2e
 __all__ = ["app_url", "chromium", "login_cookie"]
 
 LIVE = 20_000  # ms: a screen must catch up within this without a reload
+# The elements that stick out to the right of the viewport (a phone must never scroll sideways).
+OVERFLOW = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+            && getComputedStyle(e).position !== 'fixed'
+            && ![...e.children].some(c => c.getBoundingClientRect().right > window.innerWidth + 1))
+  .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
 @dataclass
@@ -121,6 +127,9 @@ class Table:
                     "#saloon-main .my-hand [data-card]", "els => els.map(e => e.dataset.card)"
                 ))  # fmt: skip
                 assert faces == own, f"{label}, {screen.name}: own hand {faces} != {own}"
+        for screen in self.screens:  # nothing wider than the screen (no sideways scrolling)
+            wide = screen.page.evaluate(OVERFLOW)
+            assert not wide, f"{label}, {screen.name}: wider than the screen: {wide}"
         if shoot:
             slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
             for screen in self.screens:
