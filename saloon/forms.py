@@ -48,7 +48,9 @@ def _prompt(data: QueryDict) -> MoveOf:
 
 def _discard(data: QueryDict) -> MoveOf:
     try:
-        keep = tuple(parse_card(t) for t in data.getlist("keep") if t)
+        # One choice per three of a kind: ``keep_<rank>`` (and plain ``keep``, repeated).
+        chosen = [t for name in data if name.startswith("keep") for t in data.getlist(name)]
+        keep = tuple(parse_card(t) for t in chosen if t)
     except CardParseError:
         raise SaloonError("Keep one of the cards of your three of a kind.") from None
     return lambda pid: g.Discard(pid, keep)

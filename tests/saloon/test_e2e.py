@@ -215,12 +215,24 @@ def test_it_plays_a_whole_game_live_on_three_screens(
     table.check("unwanted raised", shoot=True)
     table.press(bess, button(bess, "Lower the Unwanted card"))
     table.check("unwanted lowered")
+    # A three of a kind: the app proposes the highest suit; here the phone keeps another.
+    abe = screens[1]
+    radios = abe.main().locator("input[type=radio][name^=keep_]:not(:checked)")
+    if radios.count():
+        kept = radios.first.get_attribute("value")
+        abe.main().locator(f"input[type=radio][value='{kept}']").check()
+        table.press(abe, button(abe, "Discard my pairs"))
+        assert kept in {c.text for c in table.state().player("p2").hand}
+        table.check("discarded with a choice", shoot=True)
 
     rng = random.Random(11)
     seen: set[str] = set()
     for _ in range(400):
         if table.state().phase == g.Phase.OVER:
             break
+        state = table.state()
+        if state.turn is not None and state.turn.step == g.Step.DRAW and "draw" not in seen:
+            table.check("before the first draw", shoot=True)  # the drawer's backs
         what = play_one(table, rng)
         first = what not in seen
         seen.add(what)
