@@ -10,6 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign
 from conflicts.engine.cards import BLACK_JOKER, Card
@@ -39,6 +41,20 @@ class Face:
     text: str
     red: bool
     joker: bool
+
+    @property
+    def html(self) -> SafeString:
+        """The card as the screens draw it (table.css's .pcard): one string, not a template
+        include per card (a busy timeline renders dozens)."""
+        classes = (
+            "pcard" + (" pcard--red" if self.red else "") + (" pcard--joker" if self.joker else "")
+        )
+        return format_html(
+            '<span class="{}" data-card="{}" aria-label="{}"><span class="pcard__rank" '
+            'aria-hidden="true">{}</span><span class="pcard__suit" aria-hidden="true">{}</span>'
+            "</span>",
+            classes, self.text, self.text, self.rank, "joker" if self.joker else self.suit,
+        )  # fmt: skip
 
     @property
     def rank(self) -> str:

@@ -158,7 +158,8 @@ class SaloonState:
     red_joker: str = ""  # in front of whom
     turn: Turn | None = None
     duel: Duel | None = None
-    run_origin: str = ""  # the black joker's run round the table started from this player
+    # The black joker's uninterrupted run: who held it, from the player it was first drawn from.
+    run: tuple[str, ...] = ()
     appointed: str = ""  # emptied their hand at the set-up: the first Doomed (re-deal)
     unwanted: str = ""  # who holds the Unwanted card up
     ending: Ending | None = None
@@ -384,7 +385,7 @@ def _deal(state: SaloonState, rng: random.Random) -> Outcome:
         red_joker="",
         turn=None,
         duel=None,
-        run_origin="",
+        run=(),
         shown=(),
         deal=state.deal + 1,
     )
@@ -640,7 +641,7 @@ def _draw(state: SaloonState, move: Draw, rng: random.Random) -> Outcome:
         return _black_joker(state, drawer, doomed, rest, rng)
     remaining = list(rest)
     rng.shuffle(remaining)  # S2
-    state = replace(state, shown=(*state.shown, card), run_origin="").with_player(
+    state = replace(state, shown=(*state.shown, card), run=()).with_player(
         replace(doomed, hand=tuple(remaining))
     )
     match = next((c for c in drawer.hand if c.rank == card.rank), None)
@@ -688,9 +689,9 @@ def _black_joker(
 ) -> Outcome:
     hand = [*drawer.hand, BLACK_JOKER]
     rng.shuffle(hand)  # S2
-    origin = state.run_origin or doomed.pid
+    run = (*(state.run or (doomed.pid,)), drawer.pid)
     state = (
-        replace(state, doomed=drawer.pid, red_joker=drawer.pid, run_origin=origin)
+        replace(state, doomed=drawer.pid, red_joker=drawer.pid, run=run)
         .with_player(replace(doomed, hand=rest))
         .with_player(replace(drawer, hand=tuple(hand)))
     )
@@ -702,7 +703,9 @@ def _black_joker(
             drawer.pid,
         )
     ]
-    if drawer.pid == origin:
+    # The first ending: back to the player it was first drawn from, having passed through the
+    # hands of all the players still at the table (a bounce straight back is not round it).
+    if drawer.pid == run[0] and {p.pid for p in state.in_game()} <= set(run):
         state = replace(state, phase=Phase.OVER, turn=None, ending=Ending.DEATH_LEAVES)
         entries.append(Entry("rule", ENDING_TEXT[Ending.DEATH_LEAVES]))
         return Outcome(state, tuple(entries))

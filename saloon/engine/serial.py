@@ -64,7 +64,7 @@ def state_to_data(state: SaloonState) -> dict[str, Any]:
         "duel": None
         if duel is None
         else {"target": duel.target, "shooter": duel.shooter, "shots": duel.shots},
-        "run_origin": state.run_origin,
+        "run": list(state.run),
         "appointed": state.appointed,
         "unwanted": state.unwanted,
         "ending": state.ending.value if state.ending else None,
@@ -117,7 +117,7 @@ def state_from_data(data: dict[str, Any]) -> SaloonState:
         duel=None
         if d is None
         else Duel(target=d["target"], shooter=d["shooter"], shots=d["shots"]),
-        run_origin=data["run_origin"],
+        run=tuple(data["run"]),
         appointed=data["appointed"],
         unwanted=data["unwanted"],
         ending=Ending(data["ending"]) if data["ending"] else None,

@@ -319,6 +319,23 @@ def test_the_black_joker_round_the_table_and_death_leaves() -> None:
     assert not state.dead
 
 
+def test_a_joker_bounced_straight_back_has_not_gone_round_the_table() -> None:
+    """Benedetta is the Doomed; Greta (second in the round) draws the black joker; Benedetta,
+    on Greta's left, draws it back: Daniele never held it, so Death stays. Once it has passed
+    through Daniele too and comes back to Benedetta, Death leaves."""
+    state = playing({"b": "4♦ 9♣ BJ", "d": "8♣ 3♠", "gr": "5♦ 6♠"}, "b", drawer="gr")
+    state = go(state, g.Draw("gr", position(state, "BJ")))
+    assert state.turn is not None
+    assert state.turn.drawer == "b"
+    state = go(state, g.Draw("b", position(state, "BJ")))
+    assert state.phase == g.Phase.PLAY
+    state = go(state, g.Draw("d", position(state, "BJ")))
+    state = go(state, g.Draw("gr", position(state, "BJ")))
+    assert state.phase == g.Phase.PLAY
+    state = go(state, g.Draw("b", position(state, "BJ")))
+    assert state.ending == g.Ending.DEATH_LEAVES
+
+
 def test_an_interruption_starts_the_joker_round_again() -> None:
     state = playing({"b": "4♦ BJ", "d": "8♣ 3♠", "gr": "5♦ 6♠ 4♣"}, "b")
     state = go(state, g.Draw("d", position(state, "BJ")))

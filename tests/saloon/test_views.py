@@ -77,7 +77,7 @@ def play_to(saloon: Saloon, seated: dict[str, Client], until: Any, seed: int = 5
     rng = random.Random(seed)
     for _ in range(600):
         state = state_of(saloon)
-        if until(state) or state.phase == g.Phase.OVER:
+        if (until(state) and not state.unwanted) or state.phase == g.Phase.OVER:
             return state
         move = random_move(state, rng)
         response = post(seated[move.pid], saloon, move)
