@@ -11,6 +11,8 @@ connection while it waits. Anonymous: 403 ``Log in first.``; non-members: 404.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest
@@ -104,7 +106,7 @@ async def _events(
     viewer: tuple[int, str, int, bool, str],
     version: int,
     html: str,
-):  # type: ignore[no-untyped-def]
+) -> AsyncIterator[str]:
     sent = version
     saloon_id = viewer[2]
     try:

@@ -19,6 +19,8 @@ from campaigns.access import membership_for
 from campaigns.models import Membership
 from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
+from saloon.engine import game as g
+from saloon.engine import tables
 from saloon.forms import PARSERS, parse_move
 from saloon.models import Saloon
 from saloon.selectors import saloon_view, saloons_of, story_markdown
@@ -41,6 +43,8 @@ def _list_context(membership: Membership, error: str = "") -> dict[str, object]:
         "saloons": saloons_of(membership.campaign),
         "members": [(m.user, display_name(m.user)) for m in members],
         "error": error,
+        "readings": g.READINGS,
+        "credit": tables.CREDIT,
     }
 
 

@@ -27,6 +27,10 @@ Where the seed is silent the engine rules as follows (cited as S-rulings in test
 * S4 One Unwanted card: while it is up, nothing but lowering it happens, and only the one who
   raised it lowers it.
 * S5 Only a safe player (no cards) can leave the game; they then get no follow-ups.
+* S6 The black joker has gone round the table when it is back with the player it was first
+  drawn from AND every player still in has held it on the way (drawn straight back is no round).
+
+``READINGS`` says the same to the players.
 """
 
 from __future__ import annotations
@@ -48,6 +52,23 @@ TABLE_ORDER: tuple[Card, ...] = tuple(tables.TABLE_1)  # K♥ Doctor … J♠ Un
 NUMBERED: tuple[Card, ...] = tuple(c for c in FULL_DECK if c.rank in (*range(2, 11), 14))
 # The seed's suit order: hearts > diamonds > clubs > spades (not R2's, which is Dust Devils').
 SUIT_ORDER = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.CLUBS: 2, Suit.SPADES: 1}
+# The engine's readings where the seed is silent (the module docstring's S-rulings), shown to
+# the table on the saloon's page.
+READINGS: tuple[tuple[str, str], ...] = (
+    ("S1", "A second re-deal: whoever empties their hand first in the latest deal causes it, "
+     "and is the one who starts as the Doomed."),
+    ("S2", "The Doomed’s hand is shuffled whenever it changes: a position says nothing about a "
+     "card."),
+    ("S3", "Follow-ups go one player at a time, clockwise from the drawer’s left; each asks or "
+     "passes. The extra question is for the player whose character filled the “***” when the "
+     "round did not reach them (passing when offered one is a choice made)."),
+    ("S4", "There is one Unwanted card: while it is up nothing else happens, and the one who "
+     "raised it lowers it."),
+    ("S5", "Only a safe character (no cards left) can leave the game; they then get no "
+     "follow-ups."),
+    ("S6", "The black joker has gone round the table when it is back with the player it was "
+     "first drawn from and every player still holding cards has held it on the way."),
+)  # fmt: skip
 MAX_TEXT = 2000
 MAX_NAME = 60
 

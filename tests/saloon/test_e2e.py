@@ -38,7 +38,8 @@ OVERFLOW = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
             && getComputedStyle(e).position !== 'fixed'
             && ![...e.children].some(c => c.getBoundingClientRect().right > window.innerWidth + 1))
-  .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+  .slice(0, 5)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
 @dataclass
