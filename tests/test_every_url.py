@@ -15,6 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
+from saloon.services import saloon_create
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,9 @@ CAMPAIGN_ROUTES = sorted({r for r, _ in routes() if r.startswith("c/<slug:slug>/
 
 
 @pytest.fixture
-def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc: Any) -> dict:
+def objects(
+    campaign: Any, dealer: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any, npc: Any
+) -> dict:
     note = note_save(campaign=campaign, title="The hanged man", body="Who was he?")
     session = session_plan(campaign=campaign)
     invite, _ = invite_create(campaign=campaign, actor=dealer, label="For Sam")
@@ -41,6 +44,7 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
+    saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
@@ -53,6 +57,7 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         "member_id": member.pk,
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
+        "saloon_id": saloon.pk,
         "action": "call",
     }
 
