@@ -136,6 +136,9 @@ class Table:
             for screen in self.screens:
                 path = ARTIFACTS / f"saloon-{self.step:03d}-{slug}-{screen.name}.png"
                 screen.page.screenshot(path=str(path), full_page=True)
+                # And what the screen shows without scrolling (390×844, 1280×800).
+                fold = path.with_name(path.stem + "-fold.png")
+                screen.page.screenshot(path=str(fold), full_page=False)
 
 
 def button(screen: Screen, name: str) -> Locator:
