@@ -138,6 +138,7 @@ class Table:
                 screen.page.screenshot(path=str(path), full_page=True)
                 # And what the screen shows without scrolling (390×844, 1280×800).
                 fold = path.with_name(path.stem + "-fold.png")
+                screen.page.evaluate("window.scrollTo(0, 0)")
                 screen.page.screenshot(path=str(fold), full_page=False)
 
 
