@@ -238,6 +238,8 @@ def test_it_plays_a_whole_game_live_on_three_screens(
         state = table.state()
         if state.turn is not None and state.turn.step == g.Step.DRAW and "draw" not in seen:
             table.check("before the first draw", shoot=True)  # the drawer's backs
+        if state.phase == g.Phase.DUEL and "shoot" not in seen:
+            table.check("before the first shot", shoot=True)  # the two cards face down
         what = play_one(table, rng)
         first = what not in seen
         seen.add(what)
