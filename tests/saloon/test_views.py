@@ -330,3 +330,27 @@ def test_the_story_exports_as_markdown(saloon: Saloon, seated: dict[str, Client]
     assert "I did it for the &lt;b&gt;gold&lt;/b&gt;." in text
     assert "## The ending" in text
     assert "CC BY-SA 4.0" in text
+
+
+def test_a_character_can_be_named_and_the_table_calls_it_so(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    post(seated["p2"], saloon, g.NameCharacter("p2", "x"), name="Mercy Cole")
+    table = seated["p1"].get(saloon.get_absolute_url() + "table/").content.decode()
+    assert "Mercy Cole" in table
+
+
+def test_after_an_ending_play_can_continue_a_year_and_a_day_later(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: False)
+    assert state.phase == g.Phase.OVER
+    response = seated["p3"].post(
+        saloon.get_absolute_url() + "move/continue/", {"version": Saloon.objects.get().version}
+    )
+    assert response.status_code == 302
+    state = state_of(saloon)
+    assert state.phase == g.Phase.DISCARD
+    assert state.year == 1
+    page = seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    assert "a year and a day later" in page
