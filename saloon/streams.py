@@ -11,10 +11,12 @@ connection while it waits. Anonymous: 403 ``Log in first.``; non-members: 404.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
@@ -36,6 +38,8 @@ from dustdevils.live.sse import (
 )
 from saloon.models import Saloon
 from saloon.selectors import saloon_view
+
+T = TypeVar("T")
 
 
 @require_GET
@@ -77,8 +81,23 @@ def _version_sync(saloon_id: int) -> int:
         let_go_sync()
 
 
+def _closing(function: Callable[..., T]) -> Callable[..., T]:
+    """``function``, then this worker thread's connections closed: an idle stream holds none."""
+
+    def run(*args: Any) -> T:
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return run
+
+
+# The snapshot is read in the request's own thread (where the session and the user were just
+# looked up); the later reads in worker threads of their own, as the conflicts' streams do.
 _render = sync_to_async(_render_sync)
-_version = sync_to_async(_version_sync)
+_render_later = sync_to_async(_closing(_render_sync), thread_sensitive=False)
+_version = sync_to_async(_closing(_version_sync), thread_sensitive=False)
 
 
 async def _open(
@@ -123,7 +142,7 @@ async def _events(
             if newest <= sent:
                 continue
             try:
-                version, html = await _render(*viewer)
+                version, html = await _render_later(*viewer)
             except Http404:
                 return  # no longer at this campaign's table: nothing more to show
             if version > sent:

@@ -235,3 +235,38 @@ def test_every_stream_carries_only_its_viewers_cards(
             asyncio.run(run())
     finally:
         connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_announcement_is_caught_by_the_pings_version_read(
+    campaign: Any, dealer: User, player_a: User, player_b: User
+) -> None:
+    """The safety net under the broadcaster: a move whose announcement never came (here: the
+    row moved without ``publish``) reaches the screen at the next ping."""
+    from django.db.models import F
+
+    saloon = saloon_create(
+        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(2)
+    )
+
+    async def run() -> None:
+        client = AsyncClient()
+        await client.aforce_login(player_a)
+        stream = Stream(await client.get(saloon.get_absolute_url() + "stream/"))
+        try:
+            event, _ = await stream.next_event()
+            assert event == "snapshot"
+            await in_thread(
+                lambda: Saloon.objects.filter(pk=saloon.pk).update(version=F("version") + 1)
+            )
+            event, data = await stream.next_event(timeout=5)
+            assert event == "update"
+            assert f'data-version="{saloon.version + 1}"' in data
+        finally:
+            await stream.close()
+
+    try:
+        with override_settings(BROADCASTER="inprocess", LIVE_PING_SECONDS=1):
+            asyncio.run(run())
+    finally:
+        connections.close_all()
