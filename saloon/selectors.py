@@ -65,6 +65,23 @@ class Face:
         return ("red" if self.text == "RJ" else "black") if self.joker else self.text[-1]
 
 
+@dataclass(frozen=True)
+class Who:
+    """A player as other screens may know them: never their hand, only its size."""
+
+    pid: str
+    name: str
+    role: str
+    count: int
+
+
+def _who(state: g.SaloonState, pid: str) -> Who | None:
+    if not pid:
+        return None
+    p = state.player(pid)
+    return Who(p.pid, p.name, p.role, len(p.hand))
+
+
 def _faces(cards: list[Card] | tuple[Card, ...], seen: frozenset[Card]) -> list[Face]:
     # The choke point: a card not in ``seen`` can never become a Face (R10's spirit, seed 000:
     # nobody but the Doomed sees the Doomed's faces).
@@ -117,8 +134,8 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "saloon": saloon,
         "campaign": saloon.campaign,
         "version": saloon.version,
-        "state": state,
         "phase": state.phase.value,
+        "i_am_doomed": bool(me) and state.doomed == me,
         "is_over": state.phase == g.Phase.OVER,
         "as_table": as_table,
         "me": me,
@@ -126,21 +143,24 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "players": players,
         "my_hand": _faces(mine.hand, seen) if mine else [],
         "discards": _faces(state.discards, seen),
-        "doomed": state.player(state.doomed) if state.doomed else None,
-        "unwanted": state.player(state.unwanted) if state.unwanted else None,
+        "doomed": _who(state, state.doomed),
+        "unwanted": _who(state, state.unwanted),
         "can_lower": bool(me) and state.unwanted == me,
         "waiting_names": [state.player(pid).name for pid in waiting],
         "my_move": bool(me) and me in waiting,
         "ending": state.ending.value if state.ending else "",
         "ending_text": g.ENDING_TEXT[state.ending] if state.ending else "",
-        "dead": state.player(state.dead) if state.dead else None,
+        "dead": _who(state, state.dead),
         "credit": tables.CREDIT,
         "license_url": tables.LICENSE_URL,
         "ritual": tables.RITUAL,
         "year": state.year,
         "step": turn.step.value if turn else "",
-        "turn": turn,
-        "duel": duel,
+        # The turn's and the duel's public facts only (the turn's card goes through _face).
+        "turn": None
+        if turn is None
+        else {"asked_count": len(turn.asked), "extra": turn.extra, "final": turn.final},
+        "duel": None if duel is None else {"target": duel.target, "shooter": duel.shooter},
     }
     context.update(_turn_context(state, me, seen))
     context.update(_setup_context(state, me, seen))
@@ -154,18 +174,18 @@ def _turn_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) -
     if duel is not None:
         target = state.player(duel.target)
         out.update(
-            shooter=state.player(duel.shooter),
-            target=target,
+            shooter=_who(state, duel.shooter),
+            target=_who(state, duel.target),
             target_backs=range(len(target.hand)) if state.phase == g.Phase.DUEL else range(0),
         )
     if turn is None:
         return out
     out.update(
-        drawer=state.player(turn.drawer),
+        drawer=_who(state, turn.drawer),
         drawn=_face(turn.card, seen),
-        answerer=state.player(turn.answerer) if turn.answerer else None,
-        asker=state.player(turn.asker) if turn.asker else None,
-        offer=state.player(turn.offer) if turn.offer else None,
+        answerer=_who(state, turn.answerer),
+        asker=_who(state, turn.asker),
+        offer=_who(state, turn.offer),
         doomed_backs=range(len(state.player(state.doomed).hand)),
     )
     if turn.card is not None and turn.table:
@@ -222,8 +242,8 @@ def _setup_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) 
         out["after_discard"] = _faces(g.after_discard(hand), seen)
     if state.phase == g.Phase.SWAP:
         top = max(len(p.hand) for p in state.players)
-        out["swap_choices"] = [p for p in state.players if len(p.hand) == top]
-        out["appointed"] = state.player(state.appointed)
+        out["swap_choices"] = [_who(state, p.pid) for p in state.players if len(p.hand) == top]
+        out["appointed"] = _who(state, state.appointed)
     out["table_1"] = [{"face": _face(c, seen), "name": n} for c, n in tables.TABLE_1.items()]
     out["black_joker"] = _face(BLACK_JOKER, seen)
     return out

@@ -270,3 +270,29 @@ def test_a_lost_announcement_is_caught_by_the_pings_version_read(
             asyncio.run(run())
     finally:
         connections.close_all()
+
+
+@pytest.mark.django_db
+def test_a_screens_context_holds_no_hand_but_the_viewers_own(
+    saloon: Saloon, dealer: User, player_a: User, watcher: User
+) -> None:
+    """The choke point, looked at from inside: the context a screen is rendered from carries no
+    state and no player object with a hand, except the viewer's own (``mine``)."""
+    from saloon.selectors import saloon_view
+
+    rng = random.Random(4)
+    users = {s.pid: s.user for s in saloon.seats.all()}
+    for _ in range(40):
+        state = state_of(saloon)
+        if state.phase == g.Phase.OVER:
+            break
+        for user, as_table in ((dealer, False), (watcher, False), (player_a, True)):
+            context = saloon_view(saloon, user, as_table=as_table)
+            values = [v for k, v in context.items() if k != "mine"]
+            values += [x for v in values if isinstance(v, list) for x in v]
+            assert not any(isinstance(v, g.SaloonState | g.Player | g.Turn) for v in values)
+        move = random_move(state, rng)
+        saloon_move(
+            saloon_id=saloon.pk, campaign=saloon.campaign, user=users[move.pid],
+            move=lambda pid, move=move: move, version=None, rng=rng,
+        )  # fmt: skip
