@@ -277,6 +277,7 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "conflicts",
+    "saloon",
 ]
 
 MIDDLEWARE = [

@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("characters.urls")),
     path("", include("campaigns.exchange.urls")),
     path("", include("conflicts.urls")),
+    path("", include("saloon.urls")),
     path("admin/", admin.site.urls),
 ]

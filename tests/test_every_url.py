@@ -17,6 +17,7 @@ from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.combat.services import fight_create
 from conflicts.services import HandSpec, conflict_create
+from saloon.services import saloon_create
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,9 @@ CAMPAIGN_ROUTES = sorted({r for r, _ in routes() if r.startswith("c/<slug:slug>/
 
 
 @pytest.fixture
-def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc: Any) -> dict:
+def objects(
+    campaign: Any, dealer: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any, npc: Any
+) -> dict:
     note = note_save(campaign=campaign, title="The hanged man", body="Who was he?")
     session = session_plan(campaign=campaign)
     invite, _ = invite_create(campaign=campaign, actor=dealer, label="For Sam")
@@ -47,6 +50,7 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         title="Shootout", characters=[pc_a, pc_b, npc],
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
+    saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
@@ -60,6 +64,7 @@ def objects(campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any, npc
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
+        "saloon_id": saloon.pk,
         "action": "call",
     }
 

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class SaloonConfig(AppConfig):
+    """Death Enters the Saloon (seed 000): a second game at the same table (the rules live in
+    saloon.engine)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "saloon"
+    verbose_name = "Death Enters the Saloon"

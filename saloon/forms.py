@@ -1,0 +1,122 @@
+"""The saloon's moves from posted forms: each action name to a function of the mover's own seat
+(``pid``), so a form can never act for someone else. Bad input is refused in plain words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import QueryDict
+
+from conflicts.engine.cards import Card, CardParseError, parse_card
+from dustdevils.idempotency import key_of
+from saloon.engine import game as g
+from saloon.services import SaloonError
+
+MoveOf = Callable[[str], g.Move]
+
+
+def _int(data: QueryDict, name: str, missing: str) -> int:
+    raw = data.get(name, "").strip()
+    if not raw.lstrip("-").isdigit():
+        raise SaloonError(missing)
+    return int(raw)
+
+
+def _card(data: QueryDict, name: str, missing: str) -> Card:
+    try:
+        return parse_card(data.get(name, ""))
+    except CardParseError:
+        raise SaloonError(missing) from None
+
+
+def _text(data: QueryDict, name: str = "text") -> str:
+    return data.get(name, "")
+
+
+def _prompt(data: QueryDict) -> MoveOf:
+    """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary
+    character picked from table 1, or a new one typed (``subject_other``)."""
+    chosen = data.get("subject", "").strip()
+    typed = data.get("subject_other", "").strip()
+    text = _text(data)
+    if chosen.startswith("pid:"):
+        subject_pid = chosen.removeprefix("pid:")
+        return lambda pid: g.Prompt(pid, subject_pid=subject_pid, text=text)
+    subject = typed or chosen
+    return lambda pid: g.Prompt(pid, subject=subject, text=text)
+
+
+def _discard(data: QueryDict) -> MoveOf:
+    try:
+        # One choice per three of a kind: ``keep_<rank>`` (and plain ``keep``, repeated).
+        chosen = [t for name in data if name.startswith("keep") for t in data.getlist(name)]
+        keep = tuple(parse_card(t) for t in chosen if t)
+    except CardParseError:
+        raise SaloonError("Keep one of the cards of your three of a kind.") from None
+    return lambda pid: g.Discard(pid, keep)
+
+
+def _continue(data: QueryDict) -> MoveOf:
+    card = _card(data, "card", "Pick an archetype.") if data.get("card") else None
+    return lambda pid: g.Continue(pid, card)
+
+
+def _pick(data: QueryDict) -> MoveOf:
+    card = _card(data, "card", "Pick an archetype.")
+    return lambda pid: g.PickArchetype(pid, card)
+
+
+def _name(data: QueryDict) -> MoveOf:
+    name = _text(data, "name")
+    return lambda pid: g.NameCharacter(pid, name)
+
+
+def _swap(data: QueryDict) -> MoveOf:
+    other = data.get("other", "")
+    return lambda pid: g.SwapWith(pid, other)
+
+
+def _draw(data: QueryDict) -> MoveOf:
+    position = _int(data, "position", "Pick one of the Doomed’s cards.")
+    return lambda pid: g.Draw(pid, position)
+
+
+def _shoot(data: QueryDict) -> MoveOf:
+    position = _int(data, "position", "Choose one of the two cards face down.")
+    return lambda pid: g.Shoot(pid, position)
+
+
+def _answer(data: QueryDict) -> MoveOf:
+    text = _text(data)
+    return lambda pid: g.Answer(pid, text)
+
+
+def _follow_up(data: QueryDict) -> MoveOf:
+    text = _text(data)
+    return lambda pid: g.FollowUp(pid, text)
+
+
+def _tell(data: QueryDict) -> MoveOf:
+    text = _text(data)
+    return lambda pid: g.Tell(pid, text)
+
+
+def _plain(move: Callable[[str], g.Move]) -> Callable[[QueryDict], MoveOf]:
+    return lambda data: move
+
+
+PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
+    "pick": _pick, "name": _name, "discard": _discard, "swap": _swap, "draw": _draw,
+    "prompt": _prompt, "answer": _answer, "follow_up": _follow_up, "pass": _plain(g.Pass),
+    "shoot": _shoot, "tell": _tell, "leave": _plain(g.Leave),
+    "raise": _plain(g.RaiseUnwanted), "lower": _plain(g.LowerUnwanted), "continue": _continue,
+}  # fmt: skip
+
+
+def parse_move(action: str, data: QueryDict) -> tuple[MoveOf, int | None, str]:
+    """(the move as a function of the mover's seat, the form's version, its key). Raises
+    ``SaloonError`` for bad input, ``KeyError`` for an unknown action."""
+    parser = PARSERS[action]
+    raw = data.get("version", "").strip()
+    version = int(raw) if raw.isdigit() else None
+    return parser(data), version, key_of(data)

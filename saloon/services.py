@@ -1,0 +1,140 @@
+"""Writes to the saloon (DESIGN.md, "The shape of a table action").
+
+``saloon_move`` is the one way a move reaches a game: in one transaction it locks the row
+(``select_for_update``), recognises a repeated submit (idempotency key) and a stale form
+(version), finds the mover's seat (only seated players act; the engine then lets each act only
+on their turn), applies the move with the engine, saves the new state with ``version + 1``,
+appends the timeline and, on commit, tells the live layer the table moved (a version, never a
+card).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+
+from campaigns.models import Campaign, Membership
+from conflicts.engine.cards import system_rng
+from dustdevils.live import broadcast as live
+from saloon.engine import game as g
+from saloon.engine.serial import state_from_data, state_to_data
+from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
+
+
+class SaloonError(ValueError):
+    """A move the table refuses, in plain words; nothing was changed."""
+
+
+class StaleMove(SaloonError):
+    """The form was made for an older version of the table."""
+
+
+class NotSeated(SaloonError):
+    """Only the players at the table play."""
+
+
+def display_name(user: User) -> str:
+    return user.first_name or user.get_username()
+
+
+def saloon_create(
+    *,
+    campaign: Campaign,
+    actor: User,
+    players: Sequence[User],
+    pick: bool = False,
+    rng: random.Random | None = None,
+) -> Saloon:
+    """A new game for 3–5 of the campaign's members, seated clockwise in the order given. The
+    one who starts it must be a member too."""
+    members = set(Membership.objects.filter(campaign=campaign).values_list("user_id", flat=True))
+    if actor.pk not in members:
+        raise SaloonError("Only the campaign's members can start a game at its table.")
+    if any(p.pk not in members for p in players):
+        raise SaloonError("Every player must be a member of this campaign.")
+    if len({p.pk for p in players}) != len(players):
+        raise SaloonError("Each player sits at the table once.")
+    seats = [(f"p{i + 1}", display_name(p)) for i, p in enumerate(players)]
+    try:
+        outcome = g.new_game(seats, rng or system_rng(), pick=pick)
+    except g.IllegalMove as error:
+        raise SaloonError(str(error)) from error
+    with transaction.atomic():
+        saloon = Saloon.objects.create(
+            campaign=campaign,
+            state=state_to_data(outcome.state),
+            phase=outcome.state.phase.value,
+            created_by=actor,
+        )
+        SaloonSeat.objects.bulk_create(
+            SaloonSeat(saloon=saloon, user=p, pid=pid, position=i)
+            for i, (p, (pid, _)) in enumerate(zip(players, seats, strict=True))
+        )
+        opening = g.Entry("rule", f"{display_name(actor)} starts a game: Death enters the saloon.")
+        _append(saloon, (opening, *outcome.entries), actor, outcome.state.deal)
+    return saloon
+
+
+def saloon_move(
+    *,
+    saloon_id: int,
+    campaign: Campaign,
+    user: User,
+    move: Callable[[str], g.Move],
+    version: int | None,
+    key: str = "",
+    rng: random.Random | None = None,
+) -> Saloon:
+    """Apply one move, made by ``move(pid)`` with the mover's own seat (a form cannot act for
+    someone else). Raises ``SaloonError`` (nothing changed) when refused; returns the game
+    unchanged for a repeated submit."""
+    with transaction.atomic():
+        saloon = (
+            Saloon.objects.select_for_update(of=("self",))
+            .select_related("campaign")
+            .get(pk=saloon_id, campaign=campaign)
+        )
+        if key:
+            if SaloonMoveKey.objects.filter(saloon=saloon, key=key[:64]).exists():
+                return saloon  # a double click: the first submit already did it
+            SaloonMoveKey.objects.create(saloon=saloon, key=key[:64])
+        if version is not None and version != saloon.version:
+            raise StaleMove("The table has moved on since that page was loaded; here it is now.")
+        seat = SaloonSeat.objects.filter(saloon=saloon, user=user).first()
+        if seat is None:
+            raise NotSeated("Only the players at this table can play; you can watch.")
+        state = state_from_data(saloon.state)
+        try:
+            outcome = g.apply(state, move(seat.pid), rng or system_rng())
+        except g.IllegalMove as error:
+            raise SaloonError(str(error)) from error
+        saloon.state = state_to_data(outcome.state)
+        saloon.phase = outcome.state.phase.value
+        saloon.version += 1
+        saloon.save(update_fields=["state", "phase", "version", "last_move_at"])
+        _append(saloon, outcome.entries, user, outcome.state.deal)
+        channel, now = saloon.channel, saloon.version
+        transaction.on_commit(lambda: live.publish(channel, now))
+    return saloon
+
+
+def _append(saloon: Saloon, entries: Sequence[g.Entry], actor: User, deal: int) -> None:
+    last = SaloonLine.objects.filter(saloon=saloon).aggregate(n=Max("seq"))["n"] or 0
+    SaloonLine.objects.bulk_create(
+        SaloonLine(
+            saloon=saloon,
+            seq=last + i,
+            version=saloon.version,
+            deal=deal,
+            kind=entry.kind,
+            pid=entry.pid,
+            actor=actor,
+            text=entry.text,
+            said=entry.said,
+        )
+        for i, entry in enumerate(entries, start=1)
+    )

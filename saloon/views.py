@@ -1,0 +1,158 @@
+"""The saloon's screens: each player's phone (their archetype and hand, whose turn, what to do
+now, the prompt to read out, the Unwanted card always in reach), the shared table screen, and
+the story as Markdown. Every move is a POST through ``saloon_move``: without htmx,
+post/redirect/get with the message; with htmx, the main panel comes back re-rendered with the
+message, refusals included. Card faces reach templates only through ``saloon_view``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.access import membership_for
+from campaigns.models import Membership
+from dustdevils.idempotency import FreshKey
+from dustdevils.types import HtmxHttpRequest
+from saloon.engine import game as g
+from saloon.engine import tables
+from saloon.forms import PARSERS, parse_move
+from saloon.models import Saloon
+from saloon.selectors import saloon_view, saloons_of, story_markdown
+from saloon.services import NotSeated, SaloonError, display_name, saloon_create, saloon_move
+
+
+@login_required
+@require_GET
+def saloon_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The campaign's games of Death Enters the Saloon, and the form to start one."""
+    membership = membership_for(request.user, slug)
+    return render(request, "saloon/list.html", _list_context(membership))
+
+
+def _list_context(membership: Membership, error: str = "") -> dict[str, object]:
+    members = Membership.objects.filter(campaign=membership.campaign).select_related("user")
+    return {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "saloons": saloons_of(membership.campaign),
+        "members": [(m.user, display_name(m.user)) for m in members],
+        "error": error,
+        "readings": g.READINGS,
+        "credit": tables.CREDIT,
+    }
+
+
+@login_required
+@require_POST
+def saloon_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Start a game: 3–5 members, seated clockwise by the seat numbers given."""
+    membership = membership_for(request.user, slug)
+    seats: list[tuple[int, int]] = []
+    for raw in request.POST.getlist("player"):
+        seat = request.POST.get(f"seat_{raw}", "").strip()
+        if raw.isdigit():
+            seats.append((int(seat) if seat.isdigit() else 99, int(raw)))
+    ids = [user_id for _, user_id in sorted(seats)]
+    users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    try:
+        saloon = saloon_create(
+            campaign=membership.campaign,
+            actor=membership.user,
+            players=[users[i] for i in ids if i in users],
+            pick=request.POST.get("pick") == "on",
+        )
+    except SaloonError as error:
+        return render(request, "saloon/list.html", _list_context(membership, str(error)))
+    messages.success(request, "Death enters the saloon.")
+    return redirect(saloon)
+
+
+@never_cache  # a private hand: no cache, no back-forward copy (issue 19)
+@login_required
+@require_GET
+def detail(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
+    """A seated player's phone; anyone else in the campaign watches the public facts."""
+    saloon = _load(request, slug, saloon_id)
+    return _screen(request, saloon)
+
+
+@login_required
+@require_GET
+def table(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
+    """The shared screen for a laptop or TV: public facts only, whoever looks."""
+    saloon = _load(request, slug, saloon_id)
+    context = saloon_view(saloon, request.user, as_table=True)  # type: ignore[arg-type]
+    return render(request, "saloon/table.html" + ("#main" if request.htmx else ""), context)
+
+
+@login_required
+@require_GET
+def story(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
+    """ "What we learned about the saloon", as a Markdown file."""
+    saloon = _load(request, slug, saloon_id)
+    response = HttpResponse(story_markdown(saloon), content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="saloon-{saloon.pk}.md"'
+    return response
+
+
+@login_required
+@require_POST
+def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> HttpResponse:
+    """One move (see the module docstring)."""
+    if action not in PARSERS:
+        raise Http404("No such move.")
+    saloon = _load(request, slug, saloon_id)
+    try:
+        move, version, key = parse_move(action, request.POST)
+        saloon = saloon_move(
+            saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
+            move=move, version=version, key=key,
+        )  # fmt: skip
+    except NotSeated as error:
+        raise PermissionDenied(str(error)) from None
+    except SaloonError as error:  # a refusal shows the table as it is now
+        saloon.refresh_from_db()
+        return _after(request, saloon, error=str(error))
+    return _after(request, saloon, moved=True)
+
+
+def _load(request: HtmxHttpRequest, slug: str, saloon_id: int) -> Saloon:
+    membership = membership_for(request.user, slug)  # 404 for non-members
+    return get_object_or_404(
+        Saloon.objects.select_related("campaign"), pk=saloon_id, campaign=membership.campaign
+    )
+
+
+def _screen(
+    request: HtmxHttpRequest, saloon: Saloon, *, notice: str = "", error: str = ""
+) -> HttpResponse:
+    context = saloon_view(saloon, request.user)  # type: ignore[arg-type]
+    context.update(notice=notice, error=error, fresh_key=FreshKey())
+    return render(request, "saloon/detail.html" + ("#main" if request.htmx else ""), context)
+
+
+def _after(
+    request: HtmxHttpRequest, saloon: Saloon, *, error: str = "", moved: bool = False
+) -> HttpResponse:
+    """htmx: the main panel with the message; otherwise post/redirect/get."""
+    notice = ""
+    if moved:
+        notice = " ".join(
+            line.text
+            for line in saloon.lines.filter(version=saloon.version, kind="rule").order_by("seq")
+        )
+    if request.htmx:
+        response = _screen(request, saloon, notice=notice, error=error)
+        response["HX-Reswap"] = "outerHTML show:#saloon-main:top"
+        return response
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    return redirect(saloon)

@@ -1,0 +1,356 @@
+"""The saloon's pages and moves through the test client: starting a game from the campaign,
+post/redirect/get without JavaScript, htmx answers, permissions (only seated players act, each
+on their turn; outsiders 404; anonymous to the login), bad input refused with nothing written,
+stale forms and double clicks, and the Markdown story."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from campaigns.models import Membership
+from saloon.engine import game as g
+from saloon.models import Saloon, SaloonLine
+from saloon.services import SaloonError, saloon_create, saloon_move
+from tests.saloon.conftest import state_of
+from tests.saloon.kit import random_move
+
+pytestmark = pytest.mark.django_db
+
+ACTION = {
+    g.Discard: "discard", g.Draw: "draw", g.Prompt: "prompt", g.Answer: "answer",
+    g.FollowUp: "follow_up", g.Pass: "pass", g.Shoot: "shoot", g.RaiseUnwanted: "raise",
+    g.LowerUnwanted: "lower", g.Leave: "leave", g.SwapWith: "swap", g.PickArchetype: "pick",
+    g.Tell: "tell", g.NameCharacter: "name", g.Continue: "continue",
+}  # fmt: skip
+
+
+def form_of(move: g.Move, version: int) -> dict[str, Any]:
+    data: dict[str, Any] = {"version": version}
+    if isinstance(move, g.Discard):
+        data["keep"] = [c.text for c in move.keep]
+    if isinstance(move, g.Draw | g.Shoot):
+        data["position"] = move.position
+    if isinstance(move, g.Prompt):
+        data["subject"] = f"pid:{move.subject_pid}" if move.subject_pid else move.subject
+        data["text"] = move.text
+    if isinstance(move, g.Answer | g.FollowUp | g.Tell):
+        data["text"] = move.text
+    if isinstance(move, g.SwapWith):
+        data["other"] = move.other
+    if isinstance(move, g.PickArchetype):
+        data["card"] = move.card.text
+    return data
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def seated(saloon: Saloon, dealer: User, player_a: User, player_b: User) -> dict[str, Client]:
+    return {"p1": client_for(dealer), "p2": client_for(player_a), "p3": client_for(player_b)}
+
+
+@pytest.fixture
+def watcher(campaign: Any, django_user_model: type[User]) -> User:
+    """A member of the campaign who is not seated at the game."""
+    user = django_user_model.objects.create_user(username="watcher", first_name="Wyatt")
+    Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
+    return user
+
+
+def post(client: Client, saloon: Saloon, move: g.Move, **extra: Any) -> Any:
+    data = form_of(move, saloon.version) | extra
+    return client.post(saloon.get_absolute_url() + f"move/{ACTION[type(move)]}/", data)
+
+
+def play_to(saloon: Saloon, seated: dict[str, Client], until: Any, seed: int = 5) -> g.SaloonState:
+    """Random legal moves through the pages until ``until(state)``."""
+    rng = random.Random(seed)
+    for _ in range(600):
+        state = state_of(saloon)
+        if (until(state) and not state.unwanted) or state.phase == g.Phase.OVER:
+            return state
+        move = random_move(state, rng)
+        response = post(seated[move.pid], saloon, move)
+        assert response.status_code == 302
+    raise AssertionError("never got there")
+
+
+# --- Starting ------------------------------------------------------------------------------
+
+
+def test_it_is_linked_from_the_campaign_page(client_as: Any, player_a: User, campaign: Any) -> None:
+    page = client_as(player_a).get(campaign.get_absolute_url()).content.decode()
+    assert f"/c/{campaign.slug}/saloon/" in page
+
+
+def test_a_member_starts_a_game_with_three_members_in_seat_order(
+    campaign: Any, dealer: User, player_a: User, player_b: User
+) -> None:
+    client = client_for(player_a)
+    data = {
+        "player": [dealer.pk, player_a.pk, player_b.pk],
+        f"seat_{dealer.pk}": 3, f"seat_{player_a.pk}": 1, f"seat_{player_b.pk}": 2,
+    }  # fmt: skip
+    response = client.post(f"/c/{campaign.slug}/saloon/new/", data)
+    saloon = Saloon.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == saloon.get_absolute_url()
+    assert [s.user for s in saloon.seats.all()] == [player_a, player_b, dealer]
+    assert state_of(saloon).phase == g.Phase.DISCARD
+
+
+def test_it_refuses_too_few_players_and_strangers(
+    campaign: Any, player_a: User, player_b: User, outsider: User
+) -> None:
+    client = client_for(player_a)
+    page = client.post(f"/c/{campaign.slug}/saloon/new/", {"player": [player_a.pk, player_b.pk]})
+    assert "3 to 5 players" in page.content.decode()
+    with pytest.raises(SaloonError, match="member"):
+        saloon_create(campaign=campaign, actor=player_a, players=[player_a, player_b, outsider])
+    assert not Saloon.objects.exists()
+
+
+def test_the_alternative_rule_lets_players_pick_archetypes(
+    campaign: Any, dealer: User, player_a: User, player_b: User
+) -> None:
+    saloon = saloon_create(
+        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], pick=True
+    )
+    page = client_for(player_a).get(saloon.get_absolute_url()).content.decode()
+    assert "Pick the archetype you wish to play" in page
+    assert "Undertaker" in page
+    response = post(client_for(player_a), saloon, g.PickArchetype("p2", g.TABLE_ORDER[-1]))
+    assert response.status_code == 302
+    assert state_of(saloon).player("p2").role == "the Undertaker"
+
+
+# --- Moves ---------------------------------------------------------------------------------
+
+
+def test_a_whole_game_plays_through_the_pages_without_javascript(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: False)
+    assert state.phase == g.Phase.OVER
+    page = seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    assert 'data-ending="' in page
+    assert saloon.lines.count() > 10
+
+
+def test_a_move_redirects_with_what_happened(saloon: Saloon, seated: dict[str, Client]) -> None:
+    state = state_of(saloon)
+    pid = g.whose_move(state)[0]
+    response = seated[pid].post(
+        saloon.get_absolute_url() + "move/discard/", {"version": saloon.version}, follow=True
+    )
+    assert "message--success" in response.content.decode()
+    assert "discards" in response.content.decode() or "no pair" in response.content.decode()
+
+
+def test_htmx_gets_the_panel_back_with_the_refusal(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: s.phase == g.Phase.PLAY)
+    assert state.turn is not None
+    other = next(p.pid for p in state.players if p.pid != state.turn.drawer)
+    response = seated[other].post(
+        saloon.get_absolute_url() + "move/draw/",
+        {"version": saloon.version, "position": 0},
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="saloon-main"')
+    assert "turn to draw" in body
+    assert "message--error" in body
+
+
+def nothing_written(saloon: Saloon, client: Client, data: dict[str, Any], action: str) -> str:
+    before = (state_of(saloon), saloon.version, SaloonLine.objects.count())
+    response = client.post(saloon.get_absolute_url() + f"move/{action}/", data, follow=True)
+    after = (state_of(saloon), saloon.version, SaloonLine.objects.count())
+    assert after == before
+    return response.content.decode()
+
+
+def test_bad_input_is_refused_in_plain_words_and_nothing_is_written(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: s.phase == g.Phase.PLAY)
+    assert state.turn is not None
+    drawer = state.turn.drawer
+    other = next(p.pid for p in state.players if p.pid not in (drawer, state.doomed))
+    v = saloon.version
+    size = len(state.player(state.doomed).hand)
+    # Drawing out of turn.
+    page = nothing_written(saloon, seated[other], {"version": v, "position": 0}, "draw")
+    assert "turn to draw" in page
+    # A card index that is not there.
+    page = nothing_written(saloon, seated[drawer], {"version": v, "position": size}, "draw")
+    assert "There is no card there" in page
+    page = nothing_written(saloon, seated[drawer], {"version": v, "position": "x"}, "draw")
+    assert "Pick one of the Doomed" in page
+    # A second draw.
+    state = play_to(saloon, seated, lambda s: s.turn is not None and s.turn.step != g.Step.DRAW)
+    assert state.turn is not None
+    if state.phase == g.Phase.PLAY:
+        page = nothing_written(
+            saloon, seated[state.turn.drawer], {"version": saloon.version, "position": 0}, "draw"
+        )
+        assert "Waiting for" in page or "turn to" in page
+
+
+def test_a_follow_up_by_a_player_who_already_asked_is_refused(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(
+        saloon,
+        seated,
+        lambda s: s.turn is not None and s.turn.step == g.Step.FOLLOW_UP,
+    )
+    assert state.turn is not None
+    asker = state.turn.offer
+    post(seated[asker], saloon, g.FollowUp(asker, "And then?"))
+    state = state_of(saloon)
+    assert state.turn is not None
+    post(seated[state.turn.answerer], saloon, g.Answer(state.turn.answerer, "Then nothing."))
+    saloon.refresh_from_db()
+    page = nothing_written(saloon, seated[asker], {"version": saloon.version}, "follow_up")
+    assert "already asked your follow-up" in page or "turn to ask" in page or "turn to draw" in page
+
+
+def test_a_stale_form_is_refused(saloon: Saloon, seated: dict[str, Client]) -> None:
+    first, second = g.whose_move(state_of(saloon))[:2]
+    old = saloon.version
+    seated[first].post(saloon.get_absolute_url() + "move/discard/", {"version": old})
+    saloon.refresh_from_db()
+    page = nothing_written(saloon, seated[second], {"version": old}, "discard")
+    assert "moved on" in page
+
+
+def test_a_double_click_moves_once(saloon: Saloon, seated: dict[str, Client]) -> None:
+    pid = g.whose_move(state_of(saloon))[0]
+    data = {"version": saloon.version, "key": "k" * 24}
+    seated[pid].post(saloon.get_absolute_url() + "move/discard/", data)
+    version = Saloon.objects.get().version
+    seated[pid].post(saloon.get_absolute_url() + "move/discard/", data)
+    assert Saloon.objects.get().version == version
+
+
+def test_only_seated_players_act(saloon: Saloon, watcher: User, outsider: User) -> None:
+    url = saloon.get_absolute_url() + "move/raise/"
+    assert client_for(watcher).post(url, {"version": saloon.version}).status_code == 403
+    assert client_for(outsider).post(url, {"version": saloon.version}).status_code == 404
+    anonymous = client_for(None).post(url, {"version": saloon.version})
+    assert anonymous.status_code == 302
+    assert "/accounts/login/" in anonymous["Location"]
+    assert state_of(saloon).unwanted == ""
+    with pytest.raises(SaloonError, match="Only the players"):
+        saloon_move(
+            saloon_id=saloon.pk, campaign=saloon.campaign, user=watcher,
+            move=g.RaiseUnwanted, version=None,
+        )  # fmt: skip
+
+
+def test_an_unknown_move_is_404(saloon: Saloon, seated: dict[str, Client]) -> None:
+    assert seated["p1"].post(saloon.get_absolute_url() + "move/cheat/").status_code == 404
+
+
+def test_the_unwanted_card_is_on_every_screen_and_pauses_play(
+    saloon: Saloon, seated: dict[str, Client], watcher: User
+) -> None:
+    for client in (*seated.values(), client_for(watcher)):
+        assert 'data-unwanted="down"' in client.get(saloon.get_absolute_url()).content.decode()
+    post(seated["p2"], saloon, g.RaiseUnwanted("p2"))
+    for client in seated.values():
+        page = client.get(saloon.get_absolute_url()).content.decode()
+        assert 'data-unwanted="up"' in page
+        assert "raised by Abe" in page
+    table = seated["p1"].get(saloon.get_absolute_url() + "table/").content.decode()
+    assert "raised by Abe" in table
+    assert "Lower the Unwanted card" in seated["p2"].get(saloon.get_absolute_url()).content.decode()
+    assert (
+        "Lower the Unwanted card"
+        not in seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    )
+    pid = g.whose_move(state_of(saloon))[0]
+    page = nothing_written(saloon, seated[pid], {"version": saloon.version}, "discard")
+    assert "Play is paused" in page
+    post(seated["p2"], saloon, g.LowerUnwanted("p2"))
+    assert state_of(saloon).unwanted == ""
+
+
+def test_the_phone_says_what_to_do_and_shows_the_prompt(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(
+        saloon, seated, lambda s: s.turn is not None and s.turn.step in (g.Step.ASK, g.Step.CLEAR)
+    )
+    assert state.turn is not None
+    page = seated[state.turn.drawer].get(saloon.get_absolute_url()).content.decode()
+    assert "Ask your question" in page or "Clear your name" in page
+    assert "prompts__row--now" in page
+    assert "CC BY-SA 4.0" in page
+    other = next(p.pid for p in state.players if p.pid != state.turn.drawer)
+    assert "data-prompt" in seated[other].get(saloon.get_absolute_url()).content.decode()
+
+
+def test_the_drawer_sees_backs_to_pick_from(saloon: Saloon, seated: dict[str, Client]) -> None:
+    state = play_to(saloon, seated, lambda s: s.phase == g.Phase.PLAY)
+    assert state.turn is not None
+    page = seated[state.turn.drawer].get(saloon.get_absolute_url()).content.decode()
+    assert page.count("data-back ") == len(state.player(state.doomed).hand)
+    assert "Draw from the Doomed" in page
+
+
+def test_the_story_exports_as_markdown(saloon: Saloon, seated: dict[str, Client]) -> None:
+    rng = random.Random(2)
+    for _ in range(400):
+        state = state_of(saloon)
+        if state.phase == g.Phase.OVER:
+            break
+        move = random_move(state, rng)
+        if isinstance(move, g.Answer):
+            move = g.Answer(move.pid, "I did it for the <b>gold</b>.")
+        post(seated[move.pid], saloon, move)
+    response = seated["p2"].get(saloon.get_absolute_url() + "story.md")
+    text = response.content.decode()
+    assert response["Content-Type"].startswith("text/markdown")
+    assert text.startswith("# What we learned about the saloon")
+    assert "I did it for the &lt;b&gt;gold&lt;/b&gt;." in text
+    assert "## The ending" in text
+    assert "CC BY-SA 4.0" in text
+
+
+def test_a_character_can_be_named_and_the_table_calls_it_so(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    post(seated["p2"], saloon, g.NameCharacter("p2", "x"), name="Mercy Cole")
+    table = seated["p1"].get(saloon.get_absolute_url() + "table/").content.decode()
+    assert "Mercy Cole" in table
+
+
+def test_after_an_ending_play_can_continue_a_year_and_a_day_later(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: False)
+    assert state.phase == g.Phase.OVER
+    response = seated["p3"].post(
+        saloon.get_absolute_url() + "move/continue/", {"version": Saloon.objects.get().version}
+    )
+    assert response.status_code == 302
+    state = state_of(saloon)
+    assert state.phase == g.Phase.DISCARD
+    assert state.year == 1
+    page = seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    assert "a year and a day later" in page
