@@ -33,7 +33,13 @@ def secret_npc(npc: Character) -> Character:
 
 @pytest.fixture
 def scene(
-    campaign: Any, dealer: Any, pc_a: Any, pc_b: Any, secret_npc: Character
+    campaign: Any,
+    dealer: Any,
+    player_a: Any,
+    player_b: Any,
+    pc_a: Any,
+    pc_b: Any,
+    secret_npc: Character,
 ) -> dict[str, Any]:
     conflict = conflict_create(
         campaign=campaign, actor=dealer, title="At the gallows",
@@ -42,6 +48,7 @@ def scene(
     from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
     from conflicts.combat.services import fight_create
+    from saloon.services import saloon_create
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
     session = session_plan(campaign=campaign)
@@ -54,6 +61,9 @@ def scene(
         "character_id": secret_npc.pk,
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
+        "saloon_id": saloon_create(
+            campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
+        ).pk,
         "note_id": note.pk,
         "number": session.number,
         "link_id": 1,
