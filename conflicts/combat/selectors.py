@@ -217,6 +217,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "is_dealer": dealer,
         "version": fight.version,
         "is_over": state.phase == Phase.OVER,
+        "live": state.phase != Phase.OVER,  # the live wrapper connects its stream (_live_open)
         "phase": state.phase.value,
         "phase_label": PHASE_LABELS[state.phase],
         "round": view.round,

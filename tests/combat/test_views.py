@@ -266,3 +266,14 @@ def test_the_rulings_page_shows_the_action_deck_rulings(client: Client) -> None:
     page = client.get("/rulings/").content.decode()
     for ruling in ("R23", "R24", "R25", "R26", "R27", "R30", "R31", "R32"):
         assert f'id="{ruling}"' in page, ruling
+
+
+def test_every_screen_of_a_fight_in_play_opens_its_live_stream(
+    table: FightTable, dealer: User, player_a: User
+) -> None:
+    """The live wrapper (conflicts/_live_open.html) connects only when the context says the
+    screen is live: a fight in play always is."""
+    for user in (dealer, player_a):
+        for url, stream in ((table.url, "stream/"), (table.url + "table/", "table/stream/")):
+            html = table.as_user(user).get(url).content.decode()
+            assert f'sse-connect="{table.url}{stream}"' in html, (user.username, url)
