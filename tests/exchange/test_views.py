@@ -138,7 +138,7 @@ def test_it_shows_why_a_file_is_refused_and_writes_nothing(
     elif how == "ledger":
         data["characters"][jim]["chips"]["current"] = 2
     elif how == "version":
-        data["version"] = 2
+        data["version"] = 3
     text = campaign_file_dump(data)
     if how == "truncated":
         text = text[: len(text) // 3]
