@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+import secrets
 from typing import Any
 
 from django.utils.text import slugify
@@ -214,5 +216,32 @@ def _character(character: Character, key: str) -> dict[str, Any]:
 
 
 def campaign_file_dump(data: dict[str, Any]) -> str:
-    """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents).
+    A conflict's engine states (``state``, each snapshot's) are written on one line each: their
+    54 cards, one a line, would make a campaign's file several times larger, nearer the most a
+    table imports (``IMPORT_MAX_BYTES``)."""
+    states: dict[str, str] = {}
+    marker = f"state-{secrets.token_hex(8)}-"  # no text of the campaign can be it
+
+    def one_line(state: Any) -> str:
+        key = f"{marker}{len(states)}"
+        states[json.dumps(key)] = json.dumps(state, ensure_ascii=False, separators=(", ", ": "))
+        return key
+
+    conflicts = data.get("conflicts")
+    if isinstance(conflicts, list) and conflicts:
+        data = {**data, "conflicts": [
+            {
+                **conflict,
+                "state": one_line(conflict["state"]),
+                **({"snapshots": [{**snap, "state": one_line(snap["state"])}
+                                  for snap in conflict["snapshots"]]}
+                   if "snapshots" in conflict else {}),
+            }
+            for conflict in conflicts
+        ]}  # fmt: skip
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if states:
+        pattern = re.compile("|".join(re.escape(key) for key in states))
+        text = pattern.sub(lambda found: states[found.group(0)], text)
+    return text + "\n"

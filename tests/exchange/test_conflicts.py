@@ -389,3 +389,13 @@ def test_an_import_with_any_conflict_value_changed_never_fails_other_than_by_ref
     except ImportRefused as refused:
         problems = refused.problems
     assert problems
+
+
+def test_the_file_writes_each_engine_state_on_one_line(at_table: Campaign) -> None:
+    data = campaign_export(at_table)
+    text = campaign_file_dump(data)
+    assert json.loads(text) == data
+    state_lines = [line for line in text.splitlines() if line.lstrip().startswith('"state": {')]
+    snapshots = sum(len(c["snapshots"]) for c in data["conflicts"])
+    assert len(state_lines) == len(data["conflicts"]) + snapshots
+    assert all(line.rstrip().endswith(("},", "}")) for line in state_lines)
