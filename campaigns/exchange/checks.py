@@ -693,6 +693,26 @@ def _state(c: _Checker, raw: Any, path: str) -> dict[str, Any] | None:
         return None
     before = len(c.problems)
     _plain(c, data, path)
+    # What the loader takes as it is: each hand's pid (unique), name and side are text, and
+    # the pids the state names are its hands'.
+    pids: list[str] = []
+    for n, hand in enumerate(data["participants"]):
+        where = f"{path}.participants[{n}]"
+        pid = c.text(hand["pid"], f"{where}.pid", limit=20, required=True)
+        if pid and pid in pids:
+            c.fail(f"{where}.pid", f"{_shown(pid)} is the pid of two hands")
+        pids.append(pid)
+        c.text(hand["name"], f"{where}.name", limit=200)
+        c.text(hand["side"], f"{where}.side", limit=20, required=True)
+    named = [("winner", data["winner"]), ("narrator", data["narrator"])]
+    named += [(f"bidders[{n}]", pid) for n, pid in enumerate(data["bidders"])]
+    named += [(f"bids[{n}]", bid[0]) for n, bid in enumerate(data["bids"])]
+    named += [(f"owed[{n}].pid", owed["pid"]) for n, owed in enumerate(data["owed"])]
+    if data["recovery"]:
+        named.append(("recovery[0]", data["recovery"][0]))
+    for where, pid in named:
+        if pid is not None and (not isinstance(pid, str) or pid not in pids):
+            c.fail(f"{path}.{where}", f"must be the pid of a hand, got {_shown(pid)}")
     return data if len(c.problems) == before else None
 
 
