@@ -401,3 +401,17 @@ def test_the_file_writes_each_engine_state_on_one_line(at_table: Campaign) -> No
     snapshots = sum(len(c["snapshots"]) for c in data["conflicts"])
     assert len(state_lines) == len(data["conflicts"]) + snapshots
     assert all(line.rstrip().endswith(("},", "}")) for line in state_lines)
+
+
+def test_a_conflict_in_play_goes_on_after_the_import(
+    at_table: Campaign, client: Client, dealer: User, player_a: User, pc_a: Any
+) -> None:
+    copy_ = campaign_import(campaign_export(at_table), dealer=dealer, seat_members=True).campaign
+    saloon = Table(client, copy_.conflicts.get(title="Cards at the saloon"))
+    version = saloon.version
+
+    saloon.ok(player_a, "draw", pid=pid_of(pc_a), stand="1")  # her own hand, in the copy
+
+    assert saloon.version == version + 1
+    assert saloon.state().participant(pid_of(pc_a)).drew
+    assert saloon.conflict.events.last().actor == player_a  # type: ignore[union-attr]
