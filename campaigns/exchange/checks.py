@@ -746,8 +746,10 @@ def _conflict(
         previous = None
     state = _state(c, obj["state"], f"{path}.state") if "state" in obj else None
     pids: list[str] = []
+    hand_kinds: dict[str, str] = {}
     if state is not None:
         pids = [p["pid"] for p in state["participants"]]
+        hand_kinds = {p["pid"]: p["kind"] for p in state["participants"]}
         if phase and state["phase"] != phase:
             c.fail(f"{path}.phase", f"is {_shown(phase)}, but the state's phase is "
                    f"{_shown(state['phase'])}")  # fmt: skip
@@ -767,6 +769,14 @@ def _conflict(
             key = c.text(key, f"{where}.character", limit=200, required=True)
             if key and key not in kinds:
                 c.fail(f"{where}.character", f"no character has the key {_shown(key)}")
+        hand = hand_kinds.get(pid)
+        if hand == "stud" and key is not None:
+            c.fail(f"{where}.character", "the Dealer's stud hand has no character")
+        elif hand in ("pc", "npc") and key is None:
+            c.fail(f"{where}.character", f"the hand {_shown(pid)} is a character's: name it")
+        elif hand in ("pc", "npc") and key in kinds and kinds[key] != hand:
+            label = Character.Kind(hand).label.lower()
+            c.fail(f"{where}.character", f"the hand {_shown(pid)} is a {label}'s")
         seats.append((pid, key or None, c.text_at(seat, "goal", where, limit=300)))
     if state is not None and "seats" in obj:
         missing = [pid for pid in pids if pid not in {p for p, _, _ in seats}]

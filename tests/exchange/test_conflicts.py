@@ -261,6 +261,9 @@ def _stray_seat(data: Data) -> None:
     _saloon(data)["seats"][1]["pid"] = "nobody"
 
 
+_FIRST_KEY = "abe-slade"  # pc_a of tests/conftest.py
+
+
 def _set(pick: Callable[[Data], Data], key: str, value: Any) -> Callable[[Data], None]:
     def change(data: Data) -> None:
         pick(data)[key] = value
@@ -272,6 +275,14 @@ REFUSALS: dict[str, tuple[Callable[[Data], None], str]] = {
     "unknown character": (
         _set(lambda d: _saloon(d)["seats"][0], "character", "nobody"),
         'conflicts[2].seats[0].character: no character has the key "nobody"',
+    ),
+    "a character's hand without one": (
+        _set(lambda d: _saloon(d)["seats"][0], "character", None),
+        'conflicts[2].seats[0].character: the hand "c',
+    ),
+    "the stud given a character": (
+        _set(lambda d: _first(d)["seats"][2], "character", _FIRST_KEY),
+        "conflicts[0].seats[2].character: the Dealer's stud hand has no character",
     ),
     "duplicate seq": (_dup_seq, "conflicts[0].timeline[1].seq: line 1 is given twice"),
     "phase not the state's": (
