@@ -3,7 +3,7 @@
 The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads it)::
 
     {
-      "format": "dustdevils.campaign", "version": 1,
+      "format": "dustdevils.campaign", "version": 2,   # version 1 files are read too
       "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool},
       "members": [{"username", "role": "dealer" | "player"}],
       "characters": [{
@@ -23,20 +23,36 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
       "notes": [{"title", "body"}],                                        # in order
       "sessions": [{"number", "date": "YYYY-MM-DD" | null, "status", "notes",
                     "started_at": ISO | null, "ended_at": ISO | null,
-                    "devil_ratings": {character key: 1-3}}],               # R21
+                    "devil_ratings": {character key: 1-3},                 # R21
+                    "log": [{"at": ISO, "actor": username | null, "text"}]}],  # since 2
+      "conflicts": [{"title", "phase", "version", "session": number | null,   # since 2
+                     "previous": index of an earlier conflict | null,      # R20 Deal again
+                     "created_at": ISO, "abandoned_at": ISO | null,
+                     "state": the engine's state (conflicts.engine.serial), EVERY hand,
+                     "seats": [{"pid", "character": key | null, "goal"}],
+                     "timeline": [{"seq", "version", "at": ISO, "actor": username | null,
+                                   "text"}],
+                     "snapshots": [{"version", "state"}]}],   # the replay; optional
       "fights": [{"title", "session": number | null, "rounds": n, "over": bool,
                   "timeline": [{"round": n, "text"}]}]    # only if any; public lines (R30)
     }
 
 Optional fields, written only when there is something to write: a character's
 ``quickness_dice`` (R27, set by the Dealer: imported), and ``fights`` (the public timeline of
-each fight: a record, which importing does not bring back, as it does not bring conflicts).
+each fight: a record, which importing does not bring back).
+
+Conflicts (version 2) come back whole: the engine's state, checked by the engine's own loader
+and written back in its shape (the phase must be the state's, every hand has one seat), seats
+pointing at the file's characters, the timeline, "Deal again" links, and the replay's states
+if the file has them (without them a finished conflict simply has no replay). The state holds
+every hand and the deck's order: only the Dealer can export (a player gets 403, an outsider
+404), and the Dealer sees every hand anyway. A conflict no longer points at the fight it
+settled (R32): fights are not imported. Each engine state is written on one line.
 
 Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
 ``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their
-links are this server's secrets), who set each session's Devil rating, when rows were made, nor
-conflicts (their log, and which conflict a ledger row came from): restoring a campaign from a
-file removes its conflicts.
+links are this server's secrets), who set each session's Devil rating, when rows were made,
+which conflict a ledger row came from, nor the conflicts' move keys (a double-click guard).
 
 Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2") and every
 list is written in a fixed order, so export → import → export gives the same file: exactly,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+import secrets
 from typing import Any
 
 from django.utils.text import slugify
@@ -13,6 +15,7 @@ from campaigns.models import Campaign
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from conflicts.combat.services import fight_data
+from conflicts.models import Conflict
 
 
 def _when(value: dt.datetime | None) -> str | None:
@@ -57,7 +60,7 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
         for link in campaign.links.all()
         if link.npc_id in keys and link.pc_id in keys  # never point outside the file
     ]
-    sessions = campaign.sessions.prefetch_related("devil_ratings")
+    sessions = campaign.sessions.prefetch_related("devil_ratings", "events__actor")
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -90,9 +93,18 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
                         if r.character_id in keys
                     )
                 ),
+                "log": [
+                    {
+                        "at": _when(event.at),
+                        "actor": event.actor.get_username() if event.actor else None,
+                        "text": event.text,
+                    }
+                    for event in sorted(session.events.all(), key=lambda e: (e.at, e.pk))
+                ],
             }
             for session in sorted(sessions, key=lambda s: s.number)
         ],
+        "conflicts": conflicts_export(campaign, keys),
     }
     fights = fights_export(campaign)
     if fights:  # written when there are any, so a campaign without fights keeps its file
@@ -105,6 +117,58 @@ def fights_export(campaign: Campaign) -> list[dict[str, Any]]:
     does not bring fights back (as conflicts): they are the story of the evenings played."""
     fights = campaign.fights.select_related("session").prefetch_related("events")
     return [fight_data(f) for f in sorted(fights, key=lambda f: (f.created_at, f.pk))]
+
+
+def conflicts_export(campaign: Campaign, keys: dict[int, str]) -> list[dict[str, Any]]:
+    """Every conflict, oldest first, with its seats, timeline and replay states.
+
+    Hidden information (R10): ``state`` and each snapshot's ``state`` hold EVERY hand and the
+    deck's order. Only the Dealer may export a campaign (the view refuses players with 403 and
+    outsiders with 404; tests/exchange/test_views.py holds that), and the Dealer may see every
+    hand, so the file carries them: without them a restored conflict could not be played on.
+    "Deal again" (``previous``) points at an earlier conflict by its index in this list."""
+    conflicts = sorted(
+        Conflict.objects.filter(campaign=campaign)
+        .select_related("session")
+        .prefetch_related("seats", "events__actor", "snapshots"),
+        key=lambda c: (c.created_at, c.pk),
+    )
+    index = {conflict.pk: i for i, conflict in enumerate(conflicts)}
+    return [
+        {
+            "title": conflict.title,
+            "phase": conflict.phase,
+            "version": conflict.version,
+            "session": conflict.session.number if conflict.session else None,
+            "previous": index.get(conflict.previous_id) if conflict.previous_id else None,
+            "created_at": _when(conflict.created_at),
+            "abandoned_at": _when(conflict.abandoned_at),
+            "state": conflict.state,  # every hand: see above
+            "seats": [
+                {
+                    "pid": seat.pid,
+                    "character": keys.get(seat.character_id) if seat.character_id else None,
+                    "goal": seat.goal,
+                }
+                for seat in sorted(conflict.seats.all(), key=lambda s: s.pk)
+            ],
+            "timeline": [
+                {
+                    "seq": event.seq,
+                    "version": event.version,
+                    "at": _when(event.created_at),
+                    "actor": event.actor.get_username() if event.actor else None,
+                    "text": event.text,
+                }
+                for event in sorted(conflict.events.all(), key=lambda e: e.seq)
+            ],
+            "snapshots": [
+                {"version": snap.version, "state": snap.state}
+                for snap in sorted(conflict.snapshots.all(), key=lambda s: s.version)
+            ],
+        }
+        for conflict in conflicts
+    ]
 
 
 def _character(character: Character, key: str) -> dict[str, Any]:
@@ -152,5 +216,32 @@ def _character(character: Character, key: str) -> dict[str, Any]:
 
 
 def campaign_file_dump(data: dict[str, Any]) -> str:
-    """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents).
+    A conflict's engine states (``state``, each snapshot's) are written on one line each: their
+    54 cards, one a line, would make a campaign's file several times larger, nearer the most a
+    table imports (``IMPORT_MAX_BYTES``)."""
+    states: dict[str, str] = {}
+    marker = f"state-{secrets.token_hex(8)}-"  # no text of the campaign can be it
+
+    def one_line(state: Any) -> str:
+        key = f"{marker}{len(states)}"
+        states[json.dumps(key)] = json.dumps(state, ensure_ascii=False, separators=(", ", ": "))
+        return key
+
+    conflicts = data.get("conflicts")
+    if isinstance(conflicts, list) and conflicts:
+        data = {**data, "conflicts": [
+            {
+                **conflict,
+                "state": one_line(conflict["state"]),
+                **({"snapshots": [{**snap, "state": one_line(snap["state"])}
+                                  for snap in conflict["snapshots"]]}
+                   if "snapshots" in conflict else {}),
+            }
+            for conflict in conflicts
+        ]}  # fmt: skip
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if states:
+        pattern = re.compile("|".join(re.escape(key) for key in states))
+        text = pattern.sub(lambda found: states[found.group(0)], text)
+    return text + "\n"

@@ -35,8 +35,8 @@ class CampaignFileForm(forms.Form):
 class RestoreForm(CampaignFileForm):
     confirm = forms.BooleanField(
         label=(
-            "Replace this campaign's characters, chips, notes and sessions with the file's, "
-            "and remove its conflicts"
+            "Replace this campaign's characters, chips, notes, sessions and conflicts with "
+            "the file's, and remove its fights"
         ),
         error_messages={"required": "Tick the box to confirm: restoring replaces what is here."},
     )

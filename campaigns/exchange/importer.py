@@ -7,10 +7,20 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Case, DateTimeField, Value, When
 
 from campaigns.exchange.checks import ImportRefused, Plan, campaign_plan
-from campaigns.models import Campaign, DevilRating, GameSession, Membership, Note, WantedLink
+from campaigns.models import (
+    Campaign,
+    DevilRating,
+    GameSession,
+    Membership,
+    Note,
+    SessionEvent,
+    WantedLink,
+)
 from characters.models import Character, ChipEntry, Knack
+from conflicts.models import Conflict, Event, Seat, Snapshot
 
 
 @dataclass(frozen=True)
@@ -62,8 +72,9 @@ def campaign_restore(
     data: dict[str, Any], *, campaign: Campaign, dealer: User, seat_members: bool = False
 ) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
-    notes and sessions are replaced by the file's; its name, setting and pitch too. Its
-    conflicts and fights are removed (the format does not carry them back). Seats are kept
+    notes, sessions (with their logs) and conflicts (with their seats, timelines and replay
+    states) are replaced by the file's; its name, setting and pitch too. Its fights are
+    removed (the file keeps only their record). Seats at the table are kept
     (with ``seat_members``, the file's members who have an account here are seated too), and
     ``dealer`` stays the Dealer. The file must be a copy of this campaign (same slug), so a
     file meant for another table cannot overwrite this one. That ``dealer`` deals
@@ -82,7 +93,7 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool
     warnings: list[str] = []
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        # The file holds no conflicts: played ones would point at characters that are gone.
+        # The file's conflicts replace these, which point at characters about to go.
         campaign.conflicts.all().delete()
         campaign.fights.all().delete()  # likewise (the file keeps only their record)
         # Characters take their knacks, ledgers, Wanted! links and Devil ratings with them.
@@ -152,6 +163,10 @@ def _write(
         for s in plan.sessions
     }
     actors = {e.actor for ch in plan.characters for e in ch.ledger if e.actor}
+    lines = [line for s in plan.sessions for line in s.log] + [
+        line for conflict in plan.conflicts for line in conflict.timeline
+    ]
+    writers = {line.actor for line in lines if line.actor}
     if not seat:
         # Rows are credited only to people seated here: a file must not put words in the
         # mouth of an account, nor tell whether one exists.
@@ -160,12 +175,23 @@ def _write(
             warnings.append(
                 f"Ledger rows written by people not seated here ({', '.join(others)}) keep no name."
             )
+        known.update((name, user) for name, user in seated.items() if name in writers)
+        if others := sorted(writers - set(known)):
+            warnings.append(
+                f"Timeline and session log lines written by people not seated here "
+                f"({', '.join(others)}) keep no name."
+            )
     else:
-        known = {u.get_username(): u for u in User.objects.filter(username__in=actors)}
+        known = {u.get_username(): u for u in User.objects.filter(username__in=actors | writers)}
     if seat and (unknown := sorted(actors - set(known))):
         warnings.append(
             f"Ledger rows written by people without an account here ({', '.join(unknown)}) "
             "keep no name."
+        )
+    if seat and (unknown := sorted(writers - set(known))):
+        warnings.append(
+            f"Timeline and session log lines written by people without an account here "
+            f"({', '.join(unknown)}) keep no name."
         )
 
     made: dict[str, Character] = {}
@@ -218,3 +244,70 @@ def _write(
         for s in plan.sessions
         for key, rating in s.devil_ratings.items()
     )
+    SessionEvent.objects.bulk_create(
+        SessionEvent(
+            session=sessions[s.values["number"]],
+            at=line.at,
+            actor=known.get(line.actor or ""),
+            text=line.text,
+        )
+        for s in plan.sessions
+        for line in s.log
+    )
+    _write_conflicts(plan, campaign=campaign, dealer=dealer, made=made, sessions=sessions,
+                     known=known)  # fmt: skip
+
+
+def _write_conflicts(
+    plan: Plan,
+    *,
+    campaign: Campaign,
+    dealer: User,
+    made: dict[str, Character],
+    sessions: dict[int, GameSession],
+    known: dict[str, User],
+) -> None:
+    """The file's conflicts, in order ("Deal again" points back), with their seats, timelines
+    and replay states. Their times are the file's: set after creating, as the model stamps
+    ``created_at`` itself."""
+    written: list[Conflict] = []
+    for planned in plan.conflicts:
+        conflict = Conflict.objects.create(
+            campaign=campaign,
+            session=sessions.get(planned.session) if planned.session else None,
+            previous=written[planned.previous] if planned.previous is not None else None,
+            created_by=dealer,
+            **planned.values,
+        )
+        written.append(conflict)
+        if planned.created_at is not None:
+            Conflict.objects.filter(pk=conflict.pk).update(
+                created_at=planned.created_at, last_move_at=planned.created_at
+            )
+        Seat.objects.bulk_create(
+            Seat(conflict=conflict, pid=pid, character=made[key] if key else None, goal=goal)
+            for pid, key, goal in planned.seats
+        )
+        Event.objects.bulk_create(
+            Event(
+                conflict=conflict,
+                seq=line.seq,
+                version=line.version,
+                actor=known.get(line.actor or ""),
+                text=line.text,
+            )
+            for line in planned.timeline
+        )
+        times = [(line.seq, line.at) for line in planned.timeline]
+        for start in range(0, len(times), 200):  # a CASE of 200 lines a query
+            chunk = times[start : start + 200]
+            Event.objects.filter(conflict=conflict, seq__in=[seq for seq, _ in chunk]).update(
+                created_at=Case(
+                    *(When(seq=seq, then=Value(at)) for seq, at in chunk),
+                    output_field=DateTimeField(),
+                )
+            )
+        Snapshot.objects.bulk_create(
+            Snapshot(conflict=conflict, version=version, state=state)
+            for version, state in planned.snapshots
+        )

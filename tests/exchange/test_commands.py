@@ -69,7 +69,7 @@ def test_it_imports_for_the_first_superuser_by_default(played: Campaign, tmp_pat
     ("content", "expected"),
     [
         ("truncated", "The file stops in the middle"),
-        ('{"format": "dustdevils.campaign", "version": 7}', "version: this app reads version 1"),
+        ('{"format": "dustdevils.campaign", "version": 7}', "version: this app reads versions 1"),
         ("rating", "characters[{jim}].attributes.hand.rating: must be 0–5, got 7"),
     ],
 )

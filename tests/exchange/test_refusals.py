@@ -113,8 +113,8 @@ CASES: dict[str, tuple[Callable[[Data], None], str]] = {
         '"dustdevils.character")',
     ),
     "wrong version": (
-        _set(lambda d: d, "version", 2),
-        "version: this app reads version 1 of the format; the file says 2",
+        _set(lambda d: d, "version", 3),
+        "version: this app reads versions 1 to 2 of the format; the file says 3",
     ),
     "rating above 5": (
         _set(lambda d: _jim(d)["attributes"]["hand"], "rating", 7),

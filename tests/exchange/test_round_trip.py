@@ -27,10 +27,12 @@ JIM = "gentleman-jim-harris"
 
 def test_it_writes_every_section_of_the_format(played: Campaign) -> None:
     data = campaign_export(played)
-    assert (data["format"], data["version"]) == ("dustdevils.campaign", 1)
+    assert (data["format"], data["version"]) == ("dustdevils.campaign", 2)
     assert list(data) == [
         "format", "version", "campaign", "members", "characters", "links", "notes", "sessions",
+        "conflicts",
     ]  # fmt: skip
+    assert data["conflicts"] == []
     assert data["campaign"] == {
         "name": "The Hanged Man", "slug": "the-hanged-man", "setting": "Last Oak, Kansas",
         "pitch": played.pitch, "winner_bonus": True,
@@ -57,7 +59,7 @@ def test_it_writes_every_section_of_the_format(played: Campaign) -> None:
         "number": 1, "date": "2026-11-20", "status": "ended", "notes": "Jim rides in.",
         "started_at": "2026-11-20T19:00:00+00:00",
         "ended_at": "2026-11-20T23:30:15.123456+00:00",
-        "devil_ratings": {JIM: 3, "zeke-munroe": 1},
+        "devil_ratings": {JIM: 3, "zeke-munroe": 1}, "log": [],
     }  # fmt: skip
     assert {"npc": "long-tom-meredith", "pc": "zeke-munroe"} in [
         {"npc": link["npc"], "pc": link["pc"]} for link in data["links"]
