@@ -1,2 +1,3 @@
-"""Live updates: the broadcaster (``broadcast``) and the Server-Sent Events streams of the
-conflict screens (``conflict_streams``) and the character sheets (``character_stream``)."""
+"""Live updates: the broadcaster (``broadcast``), the one stream protocol of every kind of
+table (``tables``: conflicts in ``conflict_streams``, fights and saloon games in their apps)
+and the streams of the character sheets and the campaign page."""

@@ -9,6 +9,7 @@ database from worker threads, so these tests use committed data (``transaction=T
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ from conflicts.models import Conflict
 from conflicts.services import controlled_pids, pid_of
 from dustdevils.live import broadcast as live
 from dustdevils.live import conflict_streams as streams
+from dustdevils.live import tables
 from dustdevils.live.sse import sse
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized, texts
 
@@ -254,14 +256,17 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
         reads.append(conflict_id)
         return real_load(conflict_id)
 
-    monkeypatch.setattr(streams, "_load", streams._db_work(counting_load))
+    counting = dataclasses.replace(streams.CONFLICTS, load=counting_load)
+    monkeypatch.setattr(streams, "CONFLICTS", counting)
 
     async def scenario() -> list[list[Event]]:
         opened = [await open_stream(cast[who], url) for who in ("dealer", "player_a", "player_b")]
         screens = [stream for _, stream in opened if stream is not None]
         assert len(screens) == 3
         for screen in screens:
-            await screen.next()  # the snapshots
+            await screen.next()  # the snapshots, each read in its own request
+        assert reads == [dealt.conflict.pk] * 3
+        reads.clear()
         await in_thread(lambda: Conflict.objects.filter(pk=dealt.conflict.pk).update(
             version=now + 1))  # fmt: skip
         live.deliver(table, now + 1)
@@ -289,10 +294,8 @@ def test_it_keeps_a_tables_read_only_while_a_screen_of_it_is_open(
         loads.append(conflict_id)
         return SimpleNamespace(version=3)
 
-    monkeypatch.setattr(streams, "_load", load)
-
     async def scenario() -> None:
-        reads = streams.SharedReads(2)
+        reads = tables.SharedReads("conflict", load, 2)
         with live.Updates("conflict-1"):
             await reads.at_least(1, 3)
             await reads.at_least(1, 3)  # the same version: read once
@@ -552,10 +555,8 @@ def test_a_forged_version_costs_one_read_not_two(monkeypatch: pytest.MonkeyPatch
         loads.append(conflict_id)
         return SimpleNamespace(version=3)
 
-    monkeypatch.setattr(streams, "_load", load)
-
     async def scenario() -> int:
-        reads = streams.SharedReads(2)
+        reads = tables.SharedReads("conflict", load, 2)
         with live.Updates("conflict-1"):
             data = await reads.at_least(1, 10**9)
         return data.version
