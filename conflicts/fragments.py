@@ -13,7 +13,7 @@ shown anything that was not already in their own context.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -117,7 +117,7 @@ _CSRF = "ddCSRFTOKENdd"
 
 
 @dataclass(frozen=True)
-class _Ref:
+class Ref:
     """What the piece's URLs need of the campaign and the conflict."""
 
     slug: str = ""
@@ -173,18 +173,30 @@ def seat_html(hand: Any, context: Any) -> SafeString:
 
 
 def hand_html(template: str, name: str, hand: Any, context: Any) -> SafeString:
-    """``template`` for one hand row, rendered from its own small context only — the row, the
-    table's public facts (``TABLE_FACTS``), its references, and stand-ins for the version, the
-    forms' keys and the CSRF token — and remembered under the whole of it (``HandPiece``): a
-    move elsewhere at the table does not render it again, and a piece is only ever used again
-    for a screen whose row is the very same (R10)."""
-    campaign, conflict = context["campaign"], context["conflict"]
+    """``template`` for one hand row, see ``form_piece``: a move elsewhere at the table does not
+    render it again."""
+    refs = {
+        "campaign": Ref(slug=context["campaign"].slug),
+        "conflict": Ref(pk=context["conflict"].pk),
+    }
+    return form_piece(template, name, hand, context, facts=TABLE_FACTS, refs=refs)
+
+
+def form_piece(
+    template: str, name: str, row: Any, context: Any, *, facts: Sequence[str],
+    refs: Mapping[str, Ref],
+) -> SafeString:  # fmt: skip
+    """``template`` for one row of a screen with forms (a hand, a fight's combatant), rendered
+    from its own small context only — the row under ``name`` (a dataclass), the table's public
+    facts named in ``facts`` (the same for every screen of that table at that version), its
+    references, and stand-ins for the version, the forms' keys and the CSRF token — and
+    remembered under the whole of it (``HandPiece``): a piece is only ever used again for a
+    screen whose row and facts are the very same (R10, R30)."""
     csrf = context.get("csrf_token")
-    table = tuple((n, _frozen(context.get(n))) for n in TABLE_FACTS)
+    table = tuple((n, _frozen(context.get(n))) for n in facts)
     html = _remembered_hand(
-        template, name, HandPiece.of(hand),
-        _Unkeyed(hand, {n: context.get(n) for n in TABLE_FACTS}), table,
-        _Ref(slug=campaign.slug), _Ref(pk=conflict.pk), bool(csrf),
+        template, name, HandPiece.of(row), _Unkeyed(row, {n: context.get(n) for n in facts}),
+        table, tuple(sorted(refs.items())), bool(csrf),
     )  # fmt: skip
     out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
     parts = out.split(_KEY)
@@ -216,11 +228,10 @@ TABLE_FACTS = ("state_phase", "revealed", "is_over", "narration")
 @bounded(4096)
 def _remembered_hand(
     template: str, name: str, key: HandPiece, row: _Unkeyed,
-    table: tuple[tuple[str, Hashable], ...], campaign: _Ref, conflict: _Ref, csrf: bool,
+    table: tuple[tuple[str, Hashable], ...], refs: tuple[tuple[str, Ref], ...], csrf: bool,
 ) -> SafeString:  # fmt: skip
     context = {
-        name: row.row, **{n: row.facts[n] for n, _ in table}, "campaign": campaign,
-        "conflict": conflict, "version": _VERSION, "fresh_key": _KEY,
-        "csrf_token": _CSRF if csrf else "",
+        name: row.row, **{n: row.facts[n] for n, _ in table}, **dict(refs),
+        "version": _VERSION, "fresh_key": _KEY, "csrf_token": _CSRF if csrf else "",
     }  # fmt: skip
     return mark_safe(render_to_string(template, context))

@@ -42,8 +42,7 @@ SPEEDS = [("short", "Short (1 card)"), ("simple", "Simple (0)"), ("extended", "E
 def fights_queryset() -> QuerySet[Fight]:
     """Every fight as the session page and the export read it: with all of its timeline."""
     return Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign")),
-        Prefetch("events", queryset=FightEvent.objects.select_related("actor")),
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character")), "events"
     )
 
 
@@ -54,7 +53,7 @@ def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
     of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
     round 5) stay on the session page. Three queries."""
     fights = Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character__campaign"))
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character"))
     )
     fights = fights.filter(pk=fight_id)
     if campaign is not None:
@@ -62,7 +61,7 @@ def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
     fight = fights.first()
     if fight is None:
         return None
-    events = FightEvent.objects.select_related("actor")
+    events = FightEvent.objects.all()
     if not fight.is_over:
         events = events.filter(Q(round=fight.round) | Q(version=fight.version))
     prefetch_related_objects([fight], Prefetch("events", queryset=events))
@@ -112,12 +111,60 @@ class Line:
 
 
 @dataclass(frozen=True)
+class PublicLine:
+    """What everyone may see of a combatant (R30): exactly the fields _public.html reads, so
+    the public picture is one shared piece for every screen that shows it (fragments.py)."""
+
+    cid: str
+    name: str
+    kind_label: str
+    is_up: bool
+    out: bool
+    surprised: bool
+    total: int | None
+    bust: bool
+    cards: int
+    has_sleeve: bool
+    extended: engine.Extended | None
+
+    @classmethod
+    def of(cls, line: Line) -> PublicLine:
+        return cls(**{f: getattr(line, f) for f in _PUBLIC_FIELDS})
+
+
+_PUBLIC_FIELDS = tuple(PublicLine.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card played this round, as the table saw it."""
+
+    name: str
+    card: CardView
+    text: str
+    speed: str
+    out_of_turn: bool
+    interrupted: str
+    opposed: str
+
+
+@dataclass(frozen=True)
+class FateDraw:
+    """A Fate-pot draw (R25, R27): who, in which round, which chip (never the joker's card:
+    after a reshuffle it is back in the deck)."""
+
+    who: str
+    round: int
+    chip: str | None
+    cause: str
+
+
+@dataclass(frozen=True)
 class TimelineLine:
     seq: int
     round: int
     text: str
     secret: bool
-    actor: str
 
 
 def _cards(cards: Iterable[Card] | None) -> list[CardView] | None:
@@ -137,8 +184,7 @@ def timeline(
     for e in fight.events.all():
         if e.secret and not dealer and not (set(e.cids) & mine):
             continue
-        actor = (e.actor.first_name or e.actor.username) if e.actor else ""
-        out.append(TimelineLine(e.seq, e.round, e.text, e.secret, actor))
+        out.append(TimelineLine(e.seq, e.round, e.text, e.secret))
     return out
 
 
@@ -228,15 +274,15 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "up_card": card_view(view.up_card) if view.up_card is not None else None,
         "order": [(names[cid], card_view(card), cid in mine) for cid, card in view.running_order],
         "table": [
-            {
-                "name": names.get(p.cid, p.cid),
-                "card": card_view(p.card),
-                "text": p.text,
-                "speed": p.speed.value,
-                "out_of_turn": p.out_of_turn,
-                "interrupted": names.get(p.interrupted or "", ""),
-                "opposed": p.opposed.value if p.opposed else "",
-            }
+            Play(
+                name=names.get(p.cid, p.cid),
+                card=card_view(p.card),
+                text=p.text,
+                speed=p.speed.value,
+                out_of_turn=p.out_of_turn,
+                interrupted=names.get(p.interrupted or "", ""),
+                opposed=p.opposed.value if p.opposed else "",
+            )
             for p in view.table
         ],
         "under_way": state.under_way and bool(view.table),
@@ -244,17 +290,12 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "deck_left": view.deck_left,
         "reshuffle_at_end": view.reshuffle_at_end,
         "fate_draws": [
-            {
-                "who": "The Dealer" if d.who == engine.DEALER else names.get(d.who, d.who),
-                "round": d.round,
-                "chip": d.chip,
-                # In words, not as a card: after a reshuffle the joker is back in the deck.
-                "cause": ""
-                if d.cause is None
-                else "red joker"
-                if d.cause.is_red
-                else "black joker",
-            }
+            FateDraw(
+                who="The Dealer" if d.who == engine.DEALER else names.get(d.who, d.who),
+                round=d.round,
+                chip=d.chip,
+                cause="" if d.cause is None else "red joker" if d.cause.is_red else "black joker",
+            )
             for d in view.fate_draws
         ],
         "fate_pot": view.fate_pot,  # None but for the Dealer (R30)

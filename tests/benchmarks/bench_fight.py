@@ -87,6 +87,8 @@ def _screens(fight_id: int, viewers: list[Any]) -> None:
 
 
 def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:
+    """One whole round, every move by the Dealer's console; the time counted is each move with
+    its screens (as for the conflict below), not the bench's own look at whose card is up."""
     from conflicts.combat.services import fight_move
     from conflicts.engine import action_deck as engine
     from conflicts.engine.fight_serial import state_from_data
@@ -94,13 +96,15 @@ def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:
     fight = world["fight"]
     dealer = world["dealer"]
     viewers = [(dealer, False)] + [(p, False) for p in world["players"]] + [(dealer, True)]
-    moves, started = 0, time.perf_counter()
+    moves, spent = 0, 0.0
 
     def move(m: Any) -> None:
-        nonlocal moves
+        nonlocal moves, spent
         fight.refresh_from_db(fields=["version", "state"])
+        started = time.perf_counter()
         fight_move(fight_id=fight.pk, membership=dealer, move=m, version=fight.version, rng=rng)
         _screens(fight.pk, viewers)
+        spent += time.perf_counter() - started
         moves += 1
 
     fight.refresh_from_db(fields=["state"])
@@ -115,7 +119,7 @@ def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:
         holder = current[0]
         move(engine.Pass(holder.cid) if rng.random() < 0.2 else engine.Act(holder.cid, "shoots"))
     move(engine.EndRound())
-    return moves, time.perf_counter() - started
+    return moves, spent
 
 
 def _conflict_move_cost(world: dict[str, Any]) -> float:
