@@ -1,7 +1,8 @@
-"""The live fight streams (conflicts/combat/streams.py), in one process: a snapshot first for every
-viewer, then an update per move with that viewer's own panel and never a foreign card (R30);
-403 for anonymous visitors, 404 for outsiders; a reconnect starts with a full snapshot; the
-stream's own slow poll catches a move whose announcement was lost."""
+"""The live fight streams (conflicts/combat/streams.py on dustdevils/live/tables.py), in one
+process: a snapshot first for every viewer, then an update per move with that viewer's own panel
+and never a foreign card (R30); 403 for anonymous visitors, 404 for outsiders; a reconnect
+starts with a full snapshot; the process's safety-net poll catches a move whose announcement
+was lost; "reconnecting" while Redis is away, and the moves still arrive."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.test import Client, override_settings
 from campaigns.models import Membership
 from conflicts.combat.services import controlled_cids
 from conflicts.engine import action_deck as engine
+from dustdevils.live import broadcast as live
 from tests.combat.conftest import FightTable, rig
 from tests.conflicts.test_views import card_tokens, texts
 from tests.live.test_streams import Event, in_thread, open_stream
@@ -120,7 +122,7 @@ def test_a_reconnect_starts_with_a_full_snapshot(dealt: FightTable, player_a: Us
     assert {"RJ", "9♣", "3♦"} <= card_tokens(event.data)
 
 
-def test_the_streams_own_poll_catches_a_lost_announcement(
+def test_the_safety_net_catches_a_lost_announcement(
     dealt: FightTable, player_b: User, cids: dict[str, str], monkeypatch: Any
 ) -> None:
     t = dealt
@@ -139,3 +141,32 @@ def test_the_streams_own_poll_catches_a_lost_announcement(
     with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=0.3, LIVE_PING_SECONDS=30):
         event = asyncio.run(scenario())
     assert (event.event, event.id) == ("update", before + 1)
+
+
+def test_a_fight_screen_says_reconnecting_and_still_moves_while_redis_is_away(
+    table: FightTable, dealer: User, player_a: User, cids: dict[str, str], monkeypatch: Any
+) -> None:
+    health = {"ok": False}
+    monkeypatch.setattr(live, "redis_healthy", lambda: health["ok"])
+    monkeypatch.setattr(live, "publish", lambda table, version: None)  # Redis is away
+    now, url = table.version, table.url + "stream/"
+
+    async def scenario() -> list[tuple[str, Any]]:
+        _, stream = await open_stream(player_a, url)
+        assert stream is not None
+        events = [await stream.next(), await stream.next()]
+        await in_thread(lambda: table.ok(dealer, "quickness", cid=cids["abe"], total=13))
+        events.append(await stream.next(timeout=4))  # polled every 6 / 6 = 1 s
+        health["ok"] = True
+        events.append(await stream.next(timeout=4))
+        await stream.close()
+        return [(e.event, e.data if e.event == "status" else e.id) for e in events]
+
+    with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=6):
+        seen = asyncio.run(scenario())
+    assert seen == [
+        ("snapshot", now),
+        ("status", "reconnecting"),
+        ("update", now + 1),
+        ("status", "live"),
+    ]
