@@ -67,14 +67,14 @@ as written (R15): its rows must add up to ``chips.current``, never going below z
 
 from __future__ import annotations
 
-from campaigns.exchange.checks import (
+from campaigns.exchange.export import campaign_export, campaign_file_dump
+from campaigns.exchange.importer import ImportResult, campaign_import, campaign_restore
+from campaigns.exchange.reading import (
     FORMAT,
     VERSION,
     ImportRefused,
     campaign_file_parse,
 )
-from campaigns.exchange.export import campaign_export, campaign_file_dump
-from campaigns.exchange.importer import ImportResult, campaign_import, campaign_restore
 
 __all__ = [
     "FORMAT",

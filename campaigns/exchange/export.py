@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from campaigns.exchange.checks import FORMAT, VERSION
+from campaigns.exchange.reading import FORMAT, VERSION
 from campaigns.models import Campaign
 from characters.models import Character
 from characters.rules import ATTRIBUTES

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from campaigns.exchange.checks import ImportRefused, campaign_file_parse, max_file_bytes, too_big
+from campaigns.exchange.reading import ImportRefused, campaign_file_parse, max_file_bytes, too_big
 
 
 class CampaignFileForm(forms.Form):

@@ -9,7 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Case, DateTimeField, Value, When
 
-from campaigns.exchange.checks import ImportRefused, Plan, campaign_plan
+from campaigns.exchange.checks import campaign_plan
+from campaigns.exchange.plan import Plan
+from campaigns.exchange.reading import ImportRefused
 from campaigns.models import (
     Campaign,
     DevilRating,

@@ -1,0 +1,68 @@
+"""A campaign file's plan: the clean values ``checks.campaign_plan`` made of it, ready for
+``importer`` to write."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class PlannedEntry:
+    amount: int
+    reason: str
+    note: str
+    actor: str | None
+    at: dt.datetime
+    session: int | None
+
+
+@dataclass
+class PlannedCharacter:
+    key: str
+    kind: str
+    player: str | None
+    values: dict[str, Any]  # Character fields, as they are written
+    knacks: dict[str, int]
+    ledger: list[PlannedEntry]
+
+
+@dataclass
+class PlannedLine:
+    """A line of a session's log or of a conflict's timeline (``seq`` and ``version``: 0)."""
+
+    at: dt.datetime
+    actor: str | None
+    text: str
+    seq: int = 0
+    version: int = 0
+
+
+@dataclass
+class PlannedSession:
+    values: dict[str, Any]  # GameSession fields
+    devil_ratings: dict[str, int]
+    log: list[PlannedLine] = field(default_factory=list)
+
+
+@dataclass
+class PlannedConflict:
+    values: dict[str, Any]  # Conflict fields: title, phase, version, state, abandoned_at
+    created_at: dt.datetime | None
+    session: int | None
+    previous: int | None  # an earlier conflict's index in Plan.conflicts
+    seats: list[tuple[str, str | None, str]]  # pid, character key, goal
+    timeline: list[PlannedLine]
+    snapshots: list[tuple[int, dict[str, Any]]]  # version, engine state
+
+
+@dataclass
+class Plan:
+    campaign: dict[str, Any]
+    members: list[tuple[str, str]] = field(default_factory=list)
+    characters: list[PlannedCharacter] = field(default_factory=list)
+    links: list[dict[str, str]] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    sessions: list[PlannedSession] = field(default_factory=list)
+    conflicts: list[PlannedConflict] = field(default_factory=list)
