@@ -1,9 +1,4 @@
-"""Writes to characters: sheets, the chip ledger and spending chips between conflicts (R15).
-
-Every function is keyword-only, runs in one transaction and raises a ``CharacterError`` (a
-``ValueError`` with a plain-words message) when the rules say no; nothing is half-written.
-Permission checks belong to the caller (the views use ``campaigns.access``).
-"""
+"""Sheets: making, editing and approving a character, and leaving play (R17)."""
 
 from __future__ import annotations
 
@@ -11,262 +6,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, GameSession
-from characters.models import AttributeChange, Character, ChipEntry, Knack
+from characters.models import AttributeChange, Character, Knack
 from characters.rules import (
-    ATTRIBUTE_LABELS,
-    ATTRIBUTE_MAX,
     ATTRIBUTES,
-    KNACK_MAX,
-    NEW_KNACK_COST,
     Problem,
-    attribute_improvement_cost,
     check_sheet,
-    knack_improvement_cost,
-    max_knacks,
 )
-from characters.selectors import bought_points, spend_hold
-from conflicts.models import Conflict
+from characters.selectors import bought_points
+from characters.services.errors import CharacterError, refuse_if_out
 from dustdevils.live import broadcast as live
 from dustdevils.live import campaign_stream as campaign_page
-
-
-class CharacterError(ValueError):
-    """The rules refuse the change; ``problems`` lists each field's message, if several."""
-
-    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
-        super().__init__(message)
-        self.problems = tuple(problems)
-
-
-class NotEnoughChips(CharacterError):
-    pass
-
-
-class AlreadyDone(CharacterError):
-    """The same form was sent again (its idempotency key is in the ledger): nothing more to do.
-    Not a refusal: the first submit did what was asked."""
-
-
-# --- The chip ledger -------------------------------------------------------------------------
-
-
-def chips_change(
-    *,
-    character_id: int,
-    amount: int,
-    reason: str,
-    actor: User | None = None,
-    note: str = "",
-    session: GameSession | None = None,
-    conflict: Conflict | None = None,
-    key: str = "",
-) -> ChipEntry:
-    """Add (or, negative, take) chips and write the ledger row, under a row lock.
-
-    The lock serialises concurrent spends; the database's own check (chips ≥ 0) is the last
-    line: a balance can never go below zero. ``key`` is the form's idempotency key: the row
-    carries it, so the same form sent twice changes chips once (see ``claim_key``).
-
-    The ledger names who spent: a narration bid is paid when the Dealer closes the bidding,
-    but it is the bidder's spend (R16), so its row names the character's player.
-    """
-    if amount == 0:
-        raise CharacterError("A chip change must add or take at least one chip.")
-    with transaction.atomic():
-        character = Character.objects.select_for_update().get(pk=character_id)
-        balance = character.chips + amount
-        if balance < 0:
-            have = character.chips
-            raise NotEnoughChips(
-                f"{character.name} has {have} chip{'s' if have != 1 else ''}; this costs {-amount}."
-            )
-        try:
-            with transaction.atomic():
-                Character.objects.filter(pk=character_id).update(chips=F("chips") + amount)
-        except IntegrityError as error:  # pragma: no cover - the lock above prevents it
-            raise NotEnoughChips(f"{character.name} does not have enough chips.") from error
-        live.publish_on_commit(f"character-{character_id}")  # open sheets refresh their chips
-        campaign_page.announce(character.campaign_id)  # and the campaign page its chip counts
-        actor_id = actor.pk if actor is not None else None
-        if reason == ChipEntry.Reason.NARRATION_BID and character.player_id is not None:
-            actor_id = character.player_id
-        try:
-            with transaction.atomic():
-                return ChipEntry.objects.create(
-                    character=character,
-                    amount=amount,
-                    balance_after=balance,
-                    reason=reason,
-                    note=note[:200],
-                    actor_id=actor_id,
-                    session=session,
-                    conflict=conflict,
-                    key=key[:KEY_MAX],
-                )
-        except IntegrityError as error:  # the key's constraint: claim_key was not called
-            raise AlreadyDone(ALREADY_DONE) from error
-
-
-KEY_MAX = 64
-ALREADY_DONE = "That was done already: a second click changes nothing."
-
-
-def claim_key(character_id: int, key: str) -> None:
-    """Lock the character and refuse a form whose key its ledger already holds (a double
-    click, a resent form): ``AlreadyDone``, and the caller's transaction writes nothing.
-
-    Called first in a spend, so the repeat is recognised before any rule is checked again
-    (a knack raised to 4 by the first click must not answer the second with "already 4").
-    Every chip change locks the character row, so the first submit has committed before the
-    second looks: the check cannot race."""
-    Character.objects.select_for_update().only("pk").get(pk=character_id)
-    if key and ChipEntry.objects.filter(character_id=character_id, key=key[:KEY_MAX]).exists():
-        raise AlreadyDone(ALREADY_DONE)
-
-
-def chips_grant(
-    *,
-    character_id: int,
-    amount: int,
-    actor: User | None,
-    note: str = "",
-    reason: str = ChipEntry.Reason.GRANT,
-    session: GameSession | None = None,
-    key: str = "",
-) -> ChipEntry:
-    """The Dealer gives chips (starting chips, rewards), with a reason."""
-    if amount < 1:
-        raise CharacterError("Grant at least one chip.")
-    with transaction.atomic():
-        claim_key(character_id, key)
-        return chips_change(
-            character_id=character_id,
-            amount=amount,
-            reason=reason,
-            actor=actor,
-            note=note,
-            session=session,
-            key=key,
-        )
-
-
-def chip_totals(character: Character) -> dict[str, int]:
-    """Current, earned and spent, derived from the ledger (R15)."""
-    earned = spent = 0
-    for amount in character.chip_entries.values_list("amount", flat=True):
-        if amount > 0:
-            earned += amount
-        else:
-            spent -= amount
-    return {"current": earned - spent, "earned": earned, "spent": spent}
-
-
-# --- Spending chips between conflicts (R15) ---------------------------------------------------
-
-
-def attribute_improve(
-    *, character_id: int, attribute: str, actor: User | None, key: str = ""
-) -> Character:
-    """Raise an attribute's rating by one for twice the new rating in chips (max 5). The
-    current value rises by the same amount (R29)."""
-    if attribute not in ATTRIBUTES:
-        raise CharacterError(f"There is no attribute called {attribute!r}.")
-    label = ATTRIBUTE_LABELS[attribute]
-    with transaction.atomic():
-        claim_key(character_id, key)
-        character = Character.objects.select_for_update().get(pk=character_id)
-        _refuse_if_out(character)
-        _refuse_if_held(character)
-        new = character.rating(attribute) + 1
-        if new > ATTRIBUTE_MAX:
-            raise CharacterError(f"{label} is already {ATTRIBUTE_MAX}, the highest it can go.")
-        cost = attribute_improvement_cost(new)
-        chips_change(
-            character_id=character.pk,
-            amount=-cost,
-            reason=ChipEntry.Reason.IMPROVE_ATTRIBUTE,
-            actor=actor,
-            note=f"{label} {new - 1} → {new}",
-            key=key,
-        )
-        Character.objects.filter(pk=character.pk).update(
-            **{attribute: F(attribute) + 1, f"{attribute}_current": F(f"{attribute}_current") + 1}
-        )
-        character.refresh_from_db()
-        return character
-
-
-def knack_improve(*, knack_id: int, actor: User | None, key: str = "") -> Knack:
-    """Raise a knack by one for the new rating in chips (max 4)."""
-    with transaction.atomic():
-        claim_key(Knack.objects.values_list("character_id", flat=True).get(pk=knack_id), key)
-        knack = Knack.objects.select_for_update().select_related("character").get(pk=knack_id)
-        _refuse_if_out(knack.character)
-        _refuse_if_held(knack.character)
-        new = knack.rating + 1
-        if new > KNACK_MAX:
-            raise CharacterError(f"{knack.name} is already {KNACK_MAX}, the highest a knack goes.")
-        chips_change(
-            character_id=knack.character_id,
-            amount=-knack_improvement_cost(new),
-            reason=ChipEntry.Reason.IMPROVE_KNACK,
-            actor=actor,
-            note=f"{knack.name} {new - 1} → {new}",
-            key=key,
-        )
-        knack.rating = new
-        knack.save(update_fields=["rating"])
-        return knack
-
-
-def knack_buy(*, character_id: int, name: str, actor: User | None, key: str = "") -> Knack:
-    """Buy a new knack at 1 for two chips, within the knack limit."""
-    name = " ".join(name.split())
-    if not name:
-        raise CharacterError("Name the new knack.")
-    with transaction.atomic():
-        claim_key(character_id, key)
-        character = Character.objects.select_for_update().get(pk=character_id)
-        _refuse_if_out(character)
-        _refuse_if_held(character)
-        existing = list(character.knacks.values_list("name", flat=True))
-        if name.lower() in {n.lower() for n in existing}:
-            raise CharacterError(f"{character.name} already has {name}.")
-        limit = max_knacks(character.hand, character.eye)
-        if len(existing) >= limit:
-            raise CharacterError(
-                f"{character.name} already has {len(existing)} knacks, the most allowed "
-                f"(Hand + Eye, or 6 if higher)."
-            )
-        chips_change(
-            character_id=character.pk,
-            amount=-NEW_KNACK_COST,
-            reason=ChipEntry.Reason.NEW_KNACK,
-            actor=actor,
-            note=f"{name} 1",
-            key=key,
-        )
-        return Knack.objects.create(character=character, name=name, rating=1)
-
-
-def _refuse_if_out(character: Character) -> None:
-    if character.out_of_play:
-        raise CharacterError(f"{character.name} has left play; the sheet is kept as it was.")
-
-
-def _refuse_if_held(character: Character) -> None:
-    """R15: chips are spent between conflicts, never at a Call nor with a narration bid open
-    (``selectors.spend_hold``). Checked under the character's lock, which every chip change
-    takes, so a bid's payment and a spend never both count the same chips."""
-    hold = spend_hold(character)
-    if hold:
-        raise CharacterError(hold)
-
 
 # --- Sheets -----------------------------------------------------------------------------------
 
@@ -366,7 +119,7 @@ def character_update(
     its history (``AttributeChange``, "Set by the Dealer")."""
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
-        _refuse_if_out(character)
+        refuse_if_out(character)
         if not str(data.get("name", "")).strip():
             raise CharacterError(
                 "Give the character a name.", [Problem("name", "A name is needed.")]
@@ -452,7 +205,7 @@ def character_approve(*, character_id: int, actor: User | None) -> Character:
     conflict (``selectors.in_play``) and its player no longer moves rating points."""
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
-        _refuse_if_out(character)
+        refuse_if_out(character)
         if not character.approved:
             character.approved = True
             character.save(update_fields=["approved", "updated_at"])
@@ -497,7 +250,7 @@ def character_leave_play(
     with transaction.atomic():
         character = Character.objects.select_for_update().get(pk=character_id)
         if not character.awaiting_epitaph:
-            _refuse_if_out(character)
+            refuse_if_out(character)
         if not character.road_to_hell_attributes:
             raise CharacterError(
                 f"{character.name} is not on the Road to Hell: a character leaves play only "
