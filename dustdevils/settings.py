@@ -402,8 +402,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Importing a campaign file (campaigns/exchange): refused, before it is parsed, beyond this
-# size; and beyond this many chip-ledger rows in all, before they are checked.
-IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+# size; and beyond this many chip-ledger rows in all, before they are checked. A finished
+# conflict with its replay is 30–60 kB of the file, so 16 MB holds a long campaign's few hundred
+# conflicts (2 MB refused a campaign's own file after ~50); such a file imports in seconds.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 16 * 1024 * 1024, minimum=1024)
 IMPORT_MAX_LEDGER_ROWS = env_int("IMPORT_MAX_LEDGER_ROWS", 5000, minimum=1)
 
 # Background jobs (campaigns/tasks.py). The stale-session sweep is periodic: Celery beat sends

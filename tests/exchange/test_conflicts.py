@@ -426,3 +426,32 @@ def test_a_conflict_in_play_goes_on_after_the_import(
     assert saloon.version == version + 1
     assert saloon.state().participant(pid_of(pc_a)).drew
     assert saloon.conflict.events.last().actor == player_a  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_a_long_campaigns_own_file_imports_back_in_seconds(
+    at_table: Campaign, dealer: User
+) -> None:
+    """A campaign of a year of evenings — 200 finished conflicts with their replays — exports to a
+    file this table imports again (IMPORT_MAX_BYTES), in seconds: nothing of it is lost."""
+    import copy
+    import time
+
+    from django.conf import settings
+
+    from campaigns.exchange import campaign_file_dump, campaign_file_parse, campaign_import
+
+    data = campaign_export(at_table)
+    finished = data["conflicts"][0]
+    data["conflicts"] = [copy.deepcopy(finished) | {"title": f"Hand {n}"} for n in range(200)]
+    raw = campaign_file_dump(data).encode()
+    assert 4 * 1024 * 1024 < len(raw) <= settings.IMPORT_MAX_BYTES
+    started = time.monotonic()
+    result = campaign_import(campaign_file_parse(raw), dealer=dealer, seat_members=False)
+    took = time.monotonic() - started
+    print(f"\nimported {len(raw):,} bytes, 200 conflicts with their replays in {took:.2f} s")
+    assert took < 15
+    assert Conflict.objects.filter(campaign=result.campaign).count() == 200
+    assert Snapshot.objects.filter(conflict__campaign=result.campaign).count() == 200 * len(
+        finished["snapshots"]
+    )

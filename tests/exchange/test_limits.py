@@ -39,11 +39,11 @@ def _post(client: Client, raw: bytes) -> str:
 
 
 def test_the_limits_are_settings() -> None:
-    assert settings.IMPORT_MAX_BYTES == 2 * 1024 * 1024
+    assert settings.IMPORT_MAX_BYTES == 16 * 1024 * 1024
     assert settings.IMPORT_MAX_LEDGER_ROWS == 5000
 
 
-def test_it_refuses_a_file_over_2_mb_before_parsing_it(
+def test_it_refuses_a_file_over_16_mb_before_parsing_it(
     client_as: ClientAs, outsider: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parsed: list[int] = []
@@ -51,8 +51,8 @@ def test_it_refuses_a_file_over_2_mb_before_parsing_it(
         "campaigns.exchange.forms.campaign_file_parse", lambda raw: parsed.append(1)
     )
     before = model_counts()
-    html = _post(client_as(outsider), b" " * (2 * 1024 * 1024) + b"{}")
-    assert "The file is larger than 2 MB, the most this table imports." in html
+    html = _post(client_as(outsider), b" " * (16 * 1024 * 1024) + b"{}")
+    assert "The file is larger than 16 MB, the most this table imports." in html
     assert parsed == []
     assert model_counts() == before
 
