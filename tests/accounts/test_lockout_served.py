@@ -7,25 +7,19 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 from django.conf import settings
 
+from tests.served import Uvicorn, free_port
+
 pytestmark = pytest.mark.slow
 
 PASSWORD = "tumbleweed-at-noon-77"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def make_run_uvicorn(port: int, forwarded_allow_ips: str | None) -> list[str]:
@@ -43,42 +37,17 @@ def make_run_uvicorn(port: int, forwarded_allow_ips: str | None) -> list[str]:
     return [sys.executable, "-m", "uvicorn", *words]
 
 
-class Server:
+class Server(Uvicorn):
+    """The app as ``make run`` serves it, on its own SQLite database in ``data_dir``."""
+
     def __init__(self, data_dir: Path, forwarded_allow_ips: str | None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        port = free_port()
         env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         env |= {"DJANGO_SETTINGS_MODULE": "dustdevils.settings", "DATA_DIR": str(data_dir)}
         if forwarded_allow_ips is not None:
             env["FORWARDED_ALLOW_IPS"] = forwarded_allow_ips  # as make exports it
-        self.log = data_dir / f"uvicorn-{self.port}.log"
-        command = make_run_uvicorn(self.port, forwarded_allow_ips)
-        with self.log.open("w") as out:
-            self.process = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + 30
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"uvicorn exited:\n{self.log.read_text()}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code < 500:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"uvicorn did not answer in 30 s:\n{self.log.read_text()}")
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        command = make_run_uvicorn(port, forwarded_allow_ips)
+        super().__init__(command, env, data_dir / f"uvicorn-{port}.log", port)
 
     def log_in(self, client: httpx.Client, username: str, password: str, forwarded_for: str) -> int:
         page = client.get(self.url + "/accounts/login/").text

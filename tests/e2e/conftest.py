@@ -7,12 +7,6 @@ Only the Playwright package comes from PyPI; its own browser download is not use
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +17,7 @@ from django.conf import settings
 from django.db import connection, connections
 
 from tests.conftest import require_service, wait_for_servers_to_let_go
+from tests.served import Uvicorn, free_port, uvicorn_command
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -39,12 +34,6 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 375, "height": 812}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _test_database_url() -> str:
@@ -68,55 +57,18 @@ def app_url(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """Serve the app with uvicorn on a free port; yields its base URL."""
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("uvicorn") / "server.log"
+    port = free_port()
     env = os.environ | {
         "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
         "DATABASE_URL": _test_database_url(),
         "PYTHONUNBUFFERED": "1",
     }
-    with log_path.open("w") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "dustdevils.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--lifespan",
-                "off",
-            ],
-            cwd=settings.BASE_DIR,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    log = tmp_path_factory.mktemp("uvicorn") / "server.log"
+    server = Uvicorn(uvicorn_command(port), env, log, port)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"uvicorn exited with {server.returncode}:\n{log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"uvicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
-            time.sleep(0.2)
-        yield url
+        yield server.url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        server.stop()
         with django_db_blocker.unblock():
             wait_for_servers_to_let_go()
 

@@ -16,7 +16,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -32,6 +31,7 @@ from django.test import Client
 from conflicts.services import pid_of
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized
 from tests.live.test_streams import Event, allowed
+from tests.served import Uvicorn, free_port, uvicorn_command
 
 httpx = pytest.importorskip("httpx")
 
@@ -40,12 +40,6 @@ __all__ = ["posse", "quick_odds"]
 
 
 # --- Servers ------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_database_url() -> str:
@@ -66,13 +60,11 @@ test_database_url.__test__ = False  # type: ignore[attr-defined]
 POOL_MAX = "2"
 
 
-class Server:
-    """``uvicorn dustdevils.asgi:application`` in a subprocess, on a free port."""
+class Server(Uvicorn):
+    """``uvicorn dustdevils.asgi:application`` on the test database and ``redis_url``."""
 
     def __init__(self, log_dir: Path, redis_url: str, **env: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log_dir / f"uvicorn-{self.port}.log"
+        port = free_port()
         environment = os.environ | {
             "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
             "DATABASE_URL": test_database_url(),
@@ -83,34 +75,7 @@ class Server:
             **env,
         }
         environment.pop("BROADCASTER", None)
-        with self.log.open("w") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "dustdevils.asgi:application",
-                 "--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "off"],
-                cwd=settings.BASE_DIR, env=environment, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"uvicorn exited:\n{self.log.read_text()}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code < 500:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"uvicorn did not answer in 30 s:\n{self.log.read_text()}")
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        super().__init__(uvicorn_command(port), environment, log_dir / f"uvicorn-{port}.log", port)
 
 
 class PrivateRedis:
