@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
@@ -29,6 +28,7 @@ from conflicts.engine.cards import RED_JOKER, Card
 from conflicts.engine.fight_serial import state_from_data
 from conflicts.selectors import CardView, card_view
 from dustdevils.idempotency import FreshKey
+from dustdevils.memo import bounded
 
 Phase = engine.Phase
 PHASE_LABELS = {
@@ -310,7 +310,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
     }
 
 
-@lru_cache(maxsize=1024)
+@bounded(1024)
 def fight_links(slug: str, fight_id: int, session_number: int) -> dict[str, str]:
     """The fight screens' links (reversed once per fight and process: every screen of every
     move needs them). R32's "settle" opens the conflict wizard with the fight's characters."""

@@ -11,15 +11,16 @@ come from the client and could be forged to dodge (or aim) a lockout.
 from __future__ import annotations
 
 import ipaddress
-from functools import lru_cache
 
 from django.conf import settings
 from django.http import HttpRequest
 
+from dustdevils.memo import bounded
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-@lru_cache(maxsize=8)
+@bounded(8)
 def _networks(trusted: tuple[str, ...]) -> tuple[bool, tuple[Network, ...]]:
     """("*" given, the trusted networks) from the configured list."""
     networks: list[Network] = []
