@@ -1054,6 +1054,8 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
         cards += list(c.hand) + ([c.sleeve] if c.sleeve is not None else [])
         fresh.append(replace(c, hand=(), sleeve=None, extended=None))
     draws = tuple(replace(d, revealed=True) for d in state.fate_draws)
+    # A round counts once it is dealt: after "End round 3" the state is in round 4's Quickness.
+    fought = state.round - 1 if state.phase == Phase.QUICKNESS else state.round
     state = replace(
         state,
         phase=Phase.OVER,
@@ -1063,7 +1065,9 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
         under_way=False,
         fate_draws=draws,
     )
-    return Outcome(state, (f"The fight ends after {state.round} round(s).",))
+    if fought == 0:
+        return Outcome(state, ("The fight ends before its first round is dealt.",))
+    return Outcome(state, (f"The fight ends after {fought} round{'s' if fought != 1 else ''}.",))
 
 
 _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]] = {

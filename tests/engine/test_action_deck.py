@@ -498,6 +498,21 @@ def test_the_fight_ends_and_every_card_goes_to_the_discards() -> None:
     refused(out.state, EndFight(), "already over")
 
 
+def test_the_fight_counts_the_rounds_it_dealt_R31() -> None:
+    """After "End round 1" the fight stands in round 2's Quickness rolls, which is no round
+    fought yet: ending it there says one round, not two."""
+    state = fight(jim(), kate())
+    assert step(state, EndFight()).events == ("The fight ends before its first round is dealt.",)
+    state = dealt(state, {JIM: 9, KATE: 5}, TOP).state
+    assert step(state, EndFight()).events == ("The fight ends after 1 round.",)
+    state = step(state, EndRound()).state
+    assert state.round == 2
+    assert step(state, EndFight()).events == ("The fight ends after 1 round.",)
+    state = stacked(totals(state, {JIM: 9, KATE: 5}), TOP)
+    state = step(step(state, DealRound()).state, EndRound()).state
+    assert step(state, EndFight()).events == ("The fight ends after 2 rounds.",)
+
+
 def test_moves_in_the_wrong_phase_are_refused_in_plain_words() -> None:
     state = fight()
     refused(state, Act(JIM), "not been dealt")
