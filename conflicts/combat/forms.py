@@ -17,7 +17,7 @@ from campaigns.models import Campaign, GameSession
 from characters.models import Character
 from characters.selectors import in_play as characters_in_play
 from conflicts.combat.models import FightSeat
-from conflicts.combat.services import DEALER_MOVES, ExtrasSpec, Move, TNRoll, cid_of
+from conflicts.combat.services import DEALER_MOVES, ExtrasSpec, JoinSpec, Move, TNRoll, cid_of
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import FULL_DECK, Card, parse_card
 from conflicts.engine.conflict import IllegalMove
@@ -195,6 +195,39 @@ class TNRollForm(FightMoveForm):
         return TNRoll(d["cid"] or None, d["dice"], d["tn"], d["note"])
 
 
+class JoinForm(FightMoveForm):
+    """Someone joins the fight under way: a character of the campaign, or a new line of extras
+    ("2 more Pinkertons 2d6"), maybe surprised (R26). The Dealer's, from the join page."""
+
+    move_type = JoinSpec
+    character = forms.IntegerField(min_value=1, required=False, label="Who joins")
+    extras = forms.CharField(
+        max_length=160, required=False, label="Or a line of extras",
+        help_text="How many, who, their Quickness dice — “2 more Pinkertons 2d6”.",
+    )  # fmt: skip
+    surprised = forms.BooleanField(required=False, label="Surprised")
+
+    def clean_extras(self) -> ExtrasSpec | None:
+        lines = parse_extras(self.cleaned_data["extras"])
+        if len(lines) > 1:
+            raise forms.ValidationError("One line of extras at a time.")
+        return lines[0] if lines else None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        if (data.get("character") is None) == (data.get("extras") is None):
+            raise forms.ValidationError(
+                "Pick one character, or write one line of extras: one newcomer at a time."
+            )
+        return data
+
+    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+        d = self.cleaned_data
+        return JoinSpec(d["character"], d["extras"], bool(d["surprised"]))
+
+
 ACTIONS: dict[str, type[FightMoveForm]] = {
     "quickness": QuicknessForm,
     "roll": RollQuicknessForm,
@@ -209,6 +242,7 @@ ACTIONS: dict[str, type[FightMoveForm]] = {
     "end-round": EndRoundForm,
     "end-fight": EndFightForm,
     "tn-roll": TNRollForm,
+    "join": JoinForm,
 }
 
 

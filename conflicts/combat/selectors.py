@@ -21,8 +21,9 @@ from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Membership
+from characters.selectors import in_play as characters_in_play
 from conflicts.combat.models import Fight, FightEvent, FightSeat
-from conflicts.combat.services import controlled_cids
+from conflicts.combat.services import cid_of, controlled_cids
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import RED_JOKER, Card
 from conflicts.engine.fight_serial import state_from_data
@@ -317,6 +318,7 @@ def fight_links(slug: str, fight_id: int, session_number: int) -> dict[str, str]
     return {
         "detail": reverse("conflicts:fight", args=[slug, fight_id]),
         "table": reverse("conflicts:fight_table", args=[slug, fight_id]),
+        "join": reverse("conflicts:fight_join", args=[slug, fight_id]),
         "version": reverse("conflicts:fight_version", args=[slug, fight_id]),
         "rulings": reverse("conflicts:rulings"),
         "session": reverse("campaigns:session", args=[slug, session_number])
@@ -324,6 +326,26 @@ def fight_links(slug: str, fight_id: int, session_number: int) -> dict[str, str]
         else "",
         "settle": reverse("conflicts:new", args=[slug]) + f"?fight={fight_id}",
     }
+
+
+def join_context(fight: Fight, membership: Membership, form: Any) -> dict[str, Any]:
+    """The join page: the campaign's characters in play who are not fighting now (one who left
+    the fight comes back), and the form."""
+    state = state_of(fight)
+    fighting = {c.cid for c in state.combatants if not c.out}
+    left = {c.cid for c in state.combatants if c.out}
+    joinable = [
+        (c, cid_of(c) in left)
+        for c in characters_in_play(fight.campaign).order_by("kind", "name")
+        if cid_of(c) not in fighting
+    ]
+    number = fight.session.number if fight.session else 0
+    return {
+        "fight": fight, "campaign": fight.campaign, "membership": membership, "form": form,
+        "joinable": joinable, "is_over": state.phase == Phase.OVER, "round": state.round,
+        "links": fight_links(fight.campaign.slug, fight.pk, number), "fresh_key": FreshKey(),
+        "version": fight.version,
+    }  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ and the players they name) and, on commit, tells the live layer the fight moved.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,10 +28,6 @@ from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
 from conflicts.engine.fight_serial import state_from_data, state_to_data
 
-# Moves only the Dealer makes: they run the round, or change a combatant's standing (R23, R31).
-DEALER_MOVES = (
-    engine.DealRound, engine.EndRound, engine.EndFight, engine.Join, engine.Leave, engine.SetCap,
-)  # fmt: skip
 MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
 
 
@@ -63,7 +60,24 @@ class TNRoll:
     note: str = ""
 
 
-Move = engine.Move | TNRoll
+@dataclass(frozen=True)
+class JoinSpec:
+    """Someone joins the fight under way (the engine's ``Join``): a character of the campaign
+    still in play (``character_id``; one who left the fight comes back), or a new line of
+    extras (``extras``). Not an engine move: it also seats them in the fight's rows."""
+
+    character_id: int | None = None
+    extras: ExtrasSpec | None = None
+    surprised: bool = False
+
+
+Move = engine.Move | TNRoll | JoinSpec
+
+# Moves only the Dealer makes: they run the round, or change a combatant's standing (R23, R31).
+DEALER_MOVES = (
+    engine.DealRound, engine.EndRound, engine.EndFight, engine.Join, engine.Leave, engine.SetCap,
+    JoinSpec,
+)  # fmt: skip
 
 
 def cid_of(character: Character) -> str:
@@ -206,6 +220,8 @@ def fight_move(
         try:
             if isinstance(move, TNRoll):
                 outcome = _tn_roll(state, move, seats, rng)
+            elif isinstance(move, JoinSpec):
+                outcome = _join(fight, state, move, seats, rng)
             else:
                 outcome = engine.apply(state, move, rng)
         except engine.IllegalMove as error:
@@ -273,6 +289,59 @@ def _tn_roll(
     note = " ".join(move.note.split())[:200]
     about = f" for “{note}”" if note else ""
     return engine.Outcome(state, (f"{who} rolls {rolled}{about}: {result} (R32).",))
+
+
+def _join(
+    fight: Fight,
+    state: engine.FightState,
+    spec: JoinSpec,
+    seats: Mapping[str, FightSeat],
+    rng: random.Random,
+) -> engine.Outcome:
+    """The engine's ``Join`` for ``spec``, and the new combatant's seat row (one who comes back
+    keeps theirs). Their card cap is the one most of the fight has (R23)."""
+    caps = Counter(c.cap for c in state.combatants)
+    cap = caps.most_common(1)[0][0] if caps else engine.DEFAULT_CAP
+    seat: FightSeat | None = None
+    if spec.character_id is not None:
+        character = Character.objects.filter(
+            pk=spec.character_id, campaign_id=fight.campaign_id
+        ).first()
+        if character is None:
+            raise FightError("There is no such character in this campaign.")
+        if character.out_of_play:
+            raise FightError(f"{character.name} has left play (R17).")
+        if not character.approved:
+            raise FightError(f"{character.name} waits for the Dealer's approval.")
+        cid = cid_of(character)
+        kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
+        combatant = engine.Combatant(
+            cid, character.name, kind, quickness=character.quickness, cap=cap,
+            surprised=spec.surprised,
+        )  # fmt: skip
+        if cid not in seats:
+            seat = FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)
+    elif spec.extras is not None:
+        line = spec.extras
+        name = " ".join(line.name.split())[:120]
+        if not name:
+            raise FightError("A line of extras needs a name, e.g. “2 more Pinkertons”.")
+        if not 1 <= line.size <= MAX_EXTRAS:
+            raise FightError(f"A line of extras has 1 to {MAX_EXTRAS} members.")
+        numbers = [int(c[1:]) for c in seats if c.startswith("x") and c[1:].isdigit()]
+        cid = f"x{max(numbers, default=0) + 1}"
+        combatant = engine.Combatant(
+            cid, name, engine.CombatantKind.EXTRAS, quickness=parse_dice(line.dice), cap=cap,
+            surprised=spec.surprised, size=line.size,
+        )  # fmt: skip
+        seat = FightSeat(cid=cid, kind="extras", name=name, size=line.size)
+    else:
+        raise FightError("Pick a character, or write a line of extras, to join the fight.")
+    outcome = engine.apply(state, engine.Join(combatant), rng)
+    if seat is not None:
+        seat.fight = fight
+        seat.save()
+    return outcome
 
 
 def _append_events(fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User) -> None:

@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern] = [
     path(BASE + "new/", views.fight_new, name="fight_new"),
     path(ONE, views.detail, name="fight"),
     path(ONE + "table/", views.table, name="fight_table"),
+    path(ONE + "join/", views.fight_join, name="fight_join"),
     path(ONE + "version/", views.version, name="fight_version"),
     path(ONE + "stream/", streams.fight_stream, name="fight_stream"),
     path(ONE + "table/stream/", streams.table_stream, name="fight_table_stream"),

@@ -20,9 +20,15 @@ from django_htmx.http import trigger_client_event
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from characters.models import Character
-from conflicts.combat.forms import ACTIONS, FightCreateForm, QuicknessDiceForm, problem_of
+from conflicts.combat.forms import (
+    ACTIONS,
+    FightCreateForm,
+    JoinForm,
+    QuicknessDiceForm,
+    problem_of,
+)
 from conflicts.combat.models import Fight
-from conflicts.combat.selectors import fight_view, load_fight
+from conflicts.combat.selectors import fight_view, join_context, load_fight
 from conflicts.combat.services import FightError, fight_create, fight_move
 from dustdevils.types import HtmxHttpRequest
 
@@ -49,6 +55,27 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return redirect(fight)
     context = {"campaign": membership.campaign, "membership": membership, "form": form}
     return render(request, "conflicts/combat/new.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fight_join(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
+    """The Dealer brings someone into the fight under way: a character, or a line of extras."""
+    membership = dealer_membership_for(request.user, slug, "bring someone into the fight")
+    fight = get_object_or_404(Fight, pk=fight_id, campaign=membership.campaign)
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            fight_move(
+                fight_id=fight.pk, membership=membership, move=form.move,
+                version=d["version"], key=d["key"],
+            )  # fmt: skip
+        except FightError as error:
+            form.add_error(None, str(error))
+        else:
+            return _after(request, slug, fight.pk, membership, moved=True)
+    return render(request, "conflicts/combat/join.html", join_context(fight, membership, form))
 
 
 @never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)

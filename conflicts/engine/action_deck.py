@@ -976,11 +976,16 @@ def _join(state: FightState, move: Join, rng: random.Random | None) -> Outcome:
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is over.")
     c = _check_combatant(move.combatant)
-    if any(x.cid == c.cid for x in state.combatants):
+    there = next((x for x in state.combatants if x.cid == c.cid), None)
+    if there is not None and not there.out:
         raise IllegalMove(f"{c.name} is already in this fight.")
-    state = replace(state, combatants=(*state.combatants, c))
+    if there is None:
+        state, joins = replace(state, combatants=(*state.combatants, c)), "joins the fight"
+    else:  # one who left (fell, fled) comes back: as new, holding no card (they went with them)
+        state, joins = state.with_combatant(c), "is back in the fight"
     when = "this round" if state.phase == Phase.QUICKNESS else "from the next round"
-    return Outcome(state, (f"{c.name} joins the fight: cards {when}.",))
+    surprised = " Surprised (R26)." if c.surprised else ""
+    return Outcome(state, (f"{c.name} {joins}: cards {when}.{surprised}",))
 
 
 def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome:

@@ -246,12 +246,25 @@ def test_a_whole_fight_live_on_four_screens_r30(
     live.press(sd, button(desk, "End round 1"))
     live.check("round 1 ends")
 
+    # --- Between rounds the Dealer brings in two more Pinkertons (the engine's Join): from the
+    # console to the join page and back; every other screen catches up without a reload.
+    live.settle(sd)
+    desk.get_by_role("link", name="Someone joins").click()
+    expect(desk).to_have_url(re.compile(r"/fights/\d+/join/$"))
+    desk.locator("#id_extras").fill("2 more Pinkertons 2d6")
+    desk.screenshot(path=str(ARTIFACTS / "fight-join-form-dealer.png"), full_page=True)
+    button(desk, "Join the fight").click()
+    expect(desk).to_have_url(re.compile(r"/fights/\d+/$"))
+    expect(shared.locator('li[data-cid="x2"]')).to_contain_text("2 more Pinkertons", timeout=LIVE)
+    live.check("2 more Pinkertons join")
+
     # --- Round 2: the black joker to Bess: her sleeved K♥ goes with it (R25).
     typed(sa, abe, 5)
     typed(sb, bess, 13)
     typed(sd, crane, 5)
     typed(sd, gang, 9)
-    rig(fight, "A♥ 5♠ BJ 10♠ 8♣ 6♦ K♠ 2♦ 8♥")
+    typed(sd, "x2", 7)
+    rig(fight, "A♥ 5♠ BJ 10♠ 8♣ 6♦ K♠ 2♦ 8♥ 3♣ 4♦")
     live.press(sd, button(desk, "Deal the round"))
     expect(shared.locator(".timeline")).to_contain_text("black joker", timeout=LIVE)
     expect(desk.locator(".fight-head .badge--road")).to_contain_text("Reshuffle after this round")
@@ -268,6 +281,7 @@ def test_a_whole_fight_live_on_four_screens_r30(
     typed(sb, bess, 10)
     typed(sd, crane, 15)
     typed(sd, gang, 5)
+    typed(sd, "x2", 5)
     live.check("round 3 Quickness is in")
     live.press(sd, button(desk, "Deal the round"))
     live.check("round 3 dealt")

@@ -614,6 +614,28 @@ def test_a_combatant_can_join_and_leave_a_fight_under_way() -> None:
     assert out.state.combatant(KATE).hand == ()
 
 
+def test_one_who_left_can_come_back_holding_nothing_and_a_surprised_joiner_rolls_guts_R26() -> None:
+    """The Dealer brings Kate back after she fled: as new (no card, no sleeve), cards from the
+    next deal; a surprised newcomer after round 1 must pass Guts before any card (R26)."""
+    state = dealt(fight(), TOTALS, TOP).state
+    state = step(state, Leave(KATE)).state
+    out = step(state, Join(kate()))
+    assert out.events == ("Kate is back in the fight: cards from the next round.",)
+    state = out.state
+    assert not state.combatant(KATE).out
+    assert state.combatant(KATE).hand == ()
+    assert state.combatant(KATE).sleeve is None
+    check_conserved(state)
+    refused(state, Join(kate()), "already in this fight")
+    out = step(state, Join(gang(surprised=True)))
+    assert out.events == (
+        "3 Pinkertons joins the fight: cards from the next round. Surprised (R26).",
+    )
+    state = step(out.state, EndRound()).state
+    assert GANG in [c.cid for c in quickness_needed(state)]
+    refused(state, Quickness(GANG, 9), "Guts")
+
+
 def test_typed_dice_faces_that_are_not_numbers_are_refused() -> None:
     refused(fight(), Quickness(JIM, 6, dice=(("six",),)), "whole number")  # type: ignore[arg-type]
     refused(fight(), Quickness(JIM, 6, dice=(6,)), "list of each die")  # type: ignore[arg-type]
