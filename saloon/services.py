@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from campaigns.models import Campaign, Membership
+from campaigns.services import campaign_create, invite_create
 from conflicts.engine.cards import system_rng
 from dustdevils.live import broadcast as live
 from saloon.engine import game as g
@@ -39,6 +40,28 @@ class NotSeated(SaloonError):
 
 def display_name(user: User) -> str:
     return user.first_name or user.get_username()
+
+
+def oneoff_create(*, host: User, name: str = "") -> Campaign:
+    """A one-off table for people outside any campaign (issue 20): a campaign of kind one-off
+    (see ``campaigns.models.Campaign``) with ``host`` seated in the Dealer's chair. The others
+    come in by invitation links (``oneoff_invite``) and become its members, so every page, move
+    and stream of its games is scoped by membership exactly as a campaign's are."""
+    name = " ".join(name.split())[:120] or f"{display_name(host)}’s saloon table"
+    return campaign_create(dealer=host, name=name, kind=Campaign.Kind.ONE_OFF)
+
+
+def oneoff_invite(*, membership: Membership) -> str:
+    """A new single-use invitation link's token for a one-off table, made by its host (the
+    campaigns' own invitations: only the token's hash is stored, so it is shown once)."""
+    if not membership.campaign.is_one_off:
+        raise SaloonError("A campaign's Dealer invites players on its Invitations page.")
+    if not membership.is_dealer:
+        raise SaloonError("Only the host of this table makes invitation links.")
+    _, token = invite_create(
+        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon"
+    )
+    return token
 
 
 def saloon_create(
