@@ -171,6 +171,8 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "doomed": _who(state, state.doomed),
         "unwanted": _who(state, state.unwanted),
         "can_lower": bool(me) and state.unwanted == me,
+        # S4: while the card is up, its raiser strikes any words, everyone else their own.
+        "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
         "waiting_names": [state.player(pid).name for pid in waiting],
         "my_move": bool(me) and me in waiting,
         "ending": state.ending.value if state.ending else "",

@@ -161,3 +161,39 @@ def _append(saloon: Saloon, entries: Sequence[g.Entry], actor: User, deal: int) 
         )
         for i, entry in enumerate(entries, start=1)
     )
+
+
+STRIKABLE = ("question", "cue", "answer", "follow_up", "tell")
+STRUCK_TEXT = "Words struck from the story at the table’s request."
+
+
+def saloon_line_strike(
+    *,
+    saloon_id: int,
+    campaign: Campaign,
+    user: User,
+    line_id: int,
+    version: int | None,
+    key: str = "",
+) -> Saloon:
+    """S4: while the Unwanted card is up, strike a line's words (a question, a cue, an answer, a
+    follow-up, a tale) from the timeline and the story, for good. The engine rules who may
+    (``Strike``); this writes it, in the same transaction as the move."""
+    struck: list[int] = []
+
+    def strike(pid: str) -> g.Move:
+        line = SaloonLine.objects.filter(
+            saloon_id=saloon_id, pk=line_id, kind__in=STRIKABLE, struck=False
+        ).first()
+        if line is None:
+            raise SaloonError("There are no such words left in this game's story.")
+        struck.append(line.pk)
+        return g.Strike(pid, author=line.pid)
+
+    with transaction.atomic():
+        saloon = saloon_move(
+            saloon_id=saloon_id, campaign=campaign, user=user, move=strike, version=version,
+            key=key,
+        )  # fmt: skip
+        SaloonLine.objects.filter(pk__in=struck).update(text=STRUCK_TEXT, said="", struck=True)
+    return saloon

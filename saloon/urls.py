@@ -23,4 +23,5 @@ urlpatterns: list[URLPattern] = [
     path(ONE + "stream/", streams.saloon_stream, name="stream"),
     path(ONE + "table/stream/", streams.table_stream, name="table_stream"),
     path(ONE + "move/<slug:action>/", views.act, name="move"),
+    path(ONE + "strike/<int:line_id>/", views.strike, name="strike"),
 ]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from dustdevils.idempotency import FreshKey
+from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
 from saloon.engine import tables
@@ -34,6 +34,7 @@ from saloon.services import (
     oneoff_create,
     oneoff_invite,
     saloon_create,
+    saloon_line_strike,
     saloon_move,
 )
 
@@ -157,6 +158,26 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None
     except SaloonError as error:  # a refusal shows the table as it is now
+        saloon.refresh_from_db()
+        return _after(request, saloon, error=str(error))
+    return _after(request, saloon, moved=True)
+
+
+@login_required
+@require_POST
+def strike(request: HtmxHttpRequest, slug: str, saloon_id: int, line_id: int) -> HttpResponse:
+    """S4: strike words from the story while the Unwanted card is up (answers as ``act``)."""
+    saloon = _load(request, slug, saloon_id)
+    raw = request.POST.get("version", "").strip()
+    try:
+        saloon = saloon_line_strike(
+            saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
+            line_id=line_id, version=int(raw) if raw.isdigit() else None,
+            key=key_of(request.POST),
+        )  # fmt: skip
+    except NotSeated as error:
+        raise PermissionDenied(str(error)) from None
+    except SaloonError as error:
         saloon.refresh_from_db()
         return _after(request, saloon, error=str(error))
     return _after(request, saloon, moved=True)

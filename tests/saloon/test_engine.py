@@ -451,6 +451,21 @@ def test_the_unwanted_card_pauses_play_until_its_raiser_lowers_it() -> None:
     state = go(state, g.Draw("b", 0))
 
 
+def test_while_the_unwanted_card_is_up_what_was_said_can_be_struck() -> None:
+    """S4, the seed: raise it, then "discuss together on how to change or delete what was
+    said". Its raiser strikes any words, whoever said them strikes their own; nobody else, and
+    not while the card is down."""
+    state = five()
+    refused(state, g.Strike("d", author="d"), "only while the Unwanted card is up")
+    up = go(state, g.RaiseUnwanted("d"))
+    struck = g.apply(up, g.Strike("d", author="b"))  # the raiser, someone else's words
+    assert struck.state == up  # play stays paused: nothing else changes
+    assert struck.entries[0].text == "Daniele strikes words from the story."
+    assert g.apply(up, g.Strike("b", author="b")).state == up  # one's own words
+    refused(up, g.Strike("b", author="a"), "Only Daniele, who raised the Unwanted card")
+    refused(up, g.Draw("b", 0), "paused")
+
+
 def test_the_unwanted_card_is_there_in_every_phase() -> None:
     for state in (table(3, pick=True), table(3)):
         assert go(state, g.RaiseUnwanted("a")).unwanted == "a"

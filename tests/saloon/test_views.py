@@ -290,6 +290,54 @@ def test_the_unwanted_card_is_on_every_screen_and_pauses_play(
     assert state_of(saloon).unwanted == ""
 
 
+def test_while_the_unwanted_card_is_up_words_are_struck_from_the_story(
+    saloon: Saloon, seated: dict[str, Client], outsider: User
+) -> None:
+    """S4: the card is raised "to change or delete what was said"."""
+    play_to(saloon, seated, lambda s: s.phase == g.Phase.PLAY)
+    words = "The Sheriff's wife never loved him."
+    post(seated["p3"], saloon, g.Tell("p3", words))
+    state_of(saloon)  # the newest version, for the next form
+    post(seated["p3"], saloon, g.Tell("p3", "I keep the saloon's books honest."))
+    state_of(saloon)
+    told, own = SaloonLine.objects.filter(saloon=saloon, kind="tell").order_by("seq")
+    strike = saloon.get_absolute_url() + "strike/{}/"
+
+    def refused(client: Client, line: SaloonLine, words: str) -> None:
+        def now() -> tuple[Any, ...]:
+            lines = list(SaloonLine.objects.values_list("text", "said", "struck"))
+            return (state_of(saloon), saloon.version, lines)
+
+        before = now()
+        page = client.post(strike.format(line.pk), {"version": saloon.version}, follow=True)
+        assert words in page.content.decode()
+        assert now() == before
+
+    refused(seated["p3"], own, "only while the Unwanted card is up")
+    post(seated["p2"], saloon, g.RaiseUnwanted("p2"))
+    assert state_of(saloon).unwanted == "p2"
+    assert "Strike these words" not in seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    refused(seated["p1"], told, "Only Abe, who raised the Unwanted card")
+    assert client_for(outsider).post(strike.format(told.pk)).status_code == 404
+    assert "Strike these words" in seated["p2"].get(saloon.get_absolute_url()).content.decode()
+    response = seated["p2"].post(strike.format(told.pk), {"version": saloon.version})
+    assert response.status_code == 302
+    told.refresh_from_db()
+    assert (told.struck, told.said) == (True, "")
+    for client in seated.values():
+        for page in ("", "table/", "story.md"):
+            assert (
+                "never loved him"
+                not in client.get(saloon.get_absolute_url() + page).content.decode()
+            )
+    assert state_of(saloon).unwanted == "p2"  # still up: play stays paused
+    refused(seated["p2"], told, "no such words left")
+    # Whoever said the words strikes their own, too.
+    assert seated["p3"].post(strike.format(own.pk), {"version": saloon.version}).status_code == 302
+    own.refresh_from_db()
+    assert own.struck
+
+
 def test_the_phone_says_what_to_do_and_shows_the_prompt(
     saloon: Saloon, seated: dict[str, Client]
 ) -> None:
