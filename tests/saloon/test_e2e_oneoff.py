@@ -149,11 +149,27 @@ def test_three_people_open_join_and_play_a_one_off_table(
     shoot(cole, "game-phone")
 
     rng = random.Random(5)
+    struck = False
     for _ in range(400):
         if game.state().phase == g.Phase.OVER:
             break
-        play_one(game, rng)
+        what = play_one(game, rng)
         game.check("one-off move")
+        if what == "prompt" and not struck:  # S4: words struck while the card is up
+            struck = True
+            mine = screens[1]
+            game.press(mine, mine.main().get_by_role("button", name="Raise the Unwanted card"))
+            game.check("one-off unwanted up")
+            strike = mine.main().get_by_role("button", name="Strike these words").first
+            expect(strike).to_be_visible()
+            shoot(ruth, "strike-phone")
+            game.press(mine, strike)
+            game.check("one-off words struck")
+            for screen in screens:
+                expect(screen.main()).not_to_contain_text("the night of the fire")
+            game.press(mine, mine.main().get_by_role("button", name="Lower the Unwanted card"))
+            game.check("one-off unwanted down")
+    assert struck
     state = game.state()
     assert state.phase == g.Phase.OVER
     for screen in screens:

@@ -316,10 +316,10 @@ def test_while_the_unwanted_card_is_up_words_are_struck_from_the_story(
     refused(seated["p3"], own, "only while the Unwanted card is up")
     post(seated["p2"], saloon, g.RaiseUnwanted("p2"))
     assert state_of(saloon).unwanted == "p2"
-    assert "Strike these words" not in seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    assert "line__strike" not in seated["p1"].get(saloon.get_absolute_url()).content.decode()
     refused(seated["p1"], told, "Only Abe, who raised the Unwanted card")
     assert client_for(outsider).post(strike.format(told.pk)).status_code == 404
-    assert "Strike these words" in seated["p2"].get(saloon.get_absolute_url()).content.decode()
+    assert "line__strike" in seated["p2"].get(saloon.get_absolute_url()).content.decode()
     response = seated["p2"].post(strike.format(told.pk), {"version": saloon.version})
     assert response.status_code == 302
     told.refresh_from_db()
