@@ -336,6 +336,17 @@ def test_a_joker_bounced_straight_back_has_not_gone_round_the_table() -> None:
     assert state.ending == g.Ending.DEATH_LEAVES
 
 
+def test_a_safe_player_is_not_waited_for_round_the_table() -> None:
+    """S6: a safe player draws no more, so the black joker goes round the players still
+    holding cards: Greta is safe; Daniele draws it from Benedetta, Benedetta draws it back."""
+    state = playing({"b": "4♦ 9♣ BJ", "d": "8♣ 3♠", "gr": ""}, "b")
+    state = go(state, g.Draw("d", position(state, "BJ")))
+    assert state.turn is not None
+    assert state.turn.drawer == "b"  # Greta, on Daniele's left, is safe: skipped
+    state = go(state, g.Draw("b", position(state, "BJ")))
+    assert state.ending == g.Ending.DEATH_LEAVES
+
+
 def test_an_interruption_starts_the_joker_round_again() -> None:
     state = playing({"b": "4♦ BJ", "d": "8♣ 3♠", "gr": "5♦ 6♠ 4♣"}, "b")
     state = go(state, g.Draw("d", position(state, "BJ")))
