@@ -47,6 +47,14 @@ def form_of(move: g.Move, version: int) -> dict[str, Any]:
     return data
 
 
+@pytest.fixture(autouse=True)
+def seeded_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moves made through the pages shuffle (S2) with a seeded generator, not the OS's:
+    a game's course, and so what each test reaches, is the same on every run."""
+    rng = random.Random(9)
+    monkeypatch.setattr("saloon.services.system_rng", lambda: rng)
+
+
 def client_for(user: User | None) -> Client:
     client = Client()
     if user is not None:
