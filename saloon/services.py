@@ -188,7 +188,13 @@ def saloon_line_strike(
         if line is None:
             raise SaloonError("There are no such words left in this game's story.")
         struck.append(line.pk)
-        return g.Strike(pid, author=line.pid)
+        latest = (
+            SaloonLine.objects.filter(saloon_id=saloon_id, kind__in=("question", "cue"))
+            .order_by("-seq")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        return g.Strike(pid, author=line.pid, prompt=line.pk == latest)
 
     with transaction.atomic():
         saloon = saloon_move(

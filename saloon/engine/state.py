@@ -281,10 +281,13 @@ class LowerUnwanted:
 class Strike:
     """S4: while the Unwanted card is up, strike words said (typed) from the story. ``author``
     is the pid of whoever said them; the words themselves live outside the engine (the
-    timeline), so the engine only rules who may strike and when."""
+    timeline), so the engine only rules who may strike and when — and forgets the turn's
+    filled-in "***" when its own question or cue is struck."""
 
     pid: str
     author: str = ""
+    # The words are the turn's own question or cue: its "***" goes back to a gap, too.
+    prompt: bool = False
 
 
 @dataclass(frozen=True)

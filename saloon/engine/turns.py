@@ -453,4 +453,7 @@ def _strike(state: SaloonState, move: Strike, rng: random.Random) -> Outcome:
             f"Only {state.player(state.unwanted).name}, who raised the Unwanted card, or whoever "
             "said these words can strike them."
         )
+    turn = state.turn
+    if move.prompt and turn is not None and turn.subject:
+        state = replace(state, turn=replace(turn, subject=""))  # the "***" is a gap again
     return Outcome(state, (Entry("rule", f"{p.name} strikes words from the story.", p.pid),))

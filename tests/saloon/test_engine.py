@@ -477,6 +477,21 @@ def test_while_the_unwanted_card_is_up_what_was_said_can_be_struck() -> None:
     refused(up, g.Draw("b", 0), "paused")
 
 
+def test_striking_the_turns_own_question_takes_its_character_back_out() -> None:
+    """S4: the "***" filled with someone may be what made it unwanted; struck, it is a gap."""
+    state = five()
+    state = go(state, g.Draw("b", position(state, "7♠")), g.Prompt("b", subject="the widow"))
+    state = go(state, g.RaiseUnwanted("a"))
+    assert state.turn is not None
+    assert state.turn.subject == "the widow"
+    assert g.apply(state, g.Strike("a", author="b")).state == state  # an older line's words
+    struck = g.apply(state, g.Strike("a", author="b", prompt=True)).state
+    assert struck.turn is not None
+    assert struck.turn.subject == ""
+    assert struck.turn.step == g.Step.ANSWER  # play stays where it was, paused
+    assert tables.filled(2, 7, struck.turn.subject) == "You hurt ***’s feelings. How?"
+
+
 def test_the_unwanted_card_is_there_in_every_phase() -> None:
     for state in (table(3, pick=True), table(3)):
         assert go(state, g.RaiseUnwanted("a")).unwanted == "a"

@@ -346,6 +346,34 @@ def test_while_the_unwanted_card_is_up_words_are_struck_from_the_story(
     assert own.struck
 
 
+def test_striking_the_question_in_play_takes_its_character_off_every_screen(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: s.turn is not None and s.turn.step == g.Step.ASK)
+    assert state.turn is not None
+    drawer, doomed = state.turn.drawer, state.doomed
+    post(seated[drawer], saloon, g.Prompt(drawer, subject="the blacksmith’s widow"))
+    state_of(saloon)
+    post(seated[doomed], saloon, g.RaiseUnwanted(doomed))
+    state_of(saloon)
+    pages = [saloon.get_absolute_url() + page for page in ("", "table/")]
+    assert all("blacksmith" in seated[doomed].get(url).content.decode() for url in pages)
+    question = SaloonLine.objects.filter(saloon=saloon, kind="question").latest("seq")
+    response = seated[doomed].post(
+        saloon.get_absolute_url() + f"strike/{question.pk}/", {"version": saloon.version}
+    )
+    assert response.status_code == 302
+    state_of(saloon)
+    post(seated[doomed], saloon, g.LowerUnwanted(doomed))  # play goes on: the question stays
+    for client in seated.values():
+        for url in pages:
+            page = client.get(url).content.decode()
+            assert "blacksmith" not in page
+    after = state_of(saloon)
+    assert after.turn is not None
+    assert after.turn.step == g.Step.ANSWER
+
+
 def test_the_phone_says_what_to_do_and_shows_the_prompt(
     saloon: Saloon, seated: dict[str, Client]
 ) -> None:
