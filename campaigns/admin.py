@@ -43,8 +43,17 @@ class NoteInline(admin.StackedInline):  # type: ignore[type-arg]
 
 @admin.register(Campaign)
 class CampaignAdmin(WholeLedgerDeletion):
-    list_display = ("name", "slug", "setting", "dealer", "members", "characters", "created_at")
-    list_filter = ("winner_bonus", "created_at")
+    list_display = (
+        "name",
+        "kind",
+        "slug",
+        "setting",
+        "dealer",
+        "members",
+        "characters",
+        "created_at",
+    )
+    list_filter = ("kind", "winner_bonus", "created_at")
     search_fields = ("name", "slug", "setting", "memberships__user__username")
     readonly_fields = ("created_at",)
     date_hierarchy = "created_at"

@@ -12,7 +12,22 @@ from django.utils import timezone
 
 
 class Campaign(models.Model):
+    """A table of people: a Dust Devils campaign, or a one-off table.
+
+    A **one-off table** (``kind`` = one-off) is how people outside any campaign play Death
+    Enters the Saloon (issue 20): a small campaign of its own, made with its first game's host
+    seated in the Dealer's chair (who alone makes invitation links, as in a campaign). Being a
+    campaign with memberships, everything keeps its one scoping rule (``campaigns.access``:
+    non-members get 404) and the invitation links of ``campaigns.services`` seat the guests.
+    It has no Dust Devils pages of its own: its page is its saloon lobby, and the home page
+    lists it apart, under "One-off tables"."""
+
+    class Kind(models.TextChoices):
+        CAMPAIGN = "campaign", "Campaign"
+        ONE_OFF = "one_off", "One-off table"
+
     name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CAMPAIGN)
     slug = models.SlugField(max_length=140, unique=True)
     setting = models.CharField(
         max_length=200, blank=True, help_text="Where it happens, e.g. Last Oak, Kansas."
@@ -29,7 +44,13 @@ class Campaign(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
+        if self.is_one_off:  # its page is its saloon lobby (a URL name: no import of saloon)
+            return reverse("saloon:list", kwargs={"slug": self.slug})
         return reverse("campaigns:detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_one_off(self) -> bool:
+        return self.kind == self.Kind.ONE_OFF
 
 
 class Membership(models.Model):

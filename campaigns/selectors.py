@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.urls import NoReverseMatch, reverse
 
 from campaigns.models import (
@@ -111,11 +111,28 @@ MAX_RUNNING = 4
 
 
 def tables_for(user: User) -> list[Membership]:
-    """The campaigns ``user`` sits at, with their seat (role), by campaign name."""
+    """The campaigns ``user`` sits at, with their seat (role), by campaign name. Not the
+    one-off tables (``oneoff_tables_for``)."""
     return list(
-        Membership.objects.filter(user=user)
+        Membership.objects.filter(user=user, campaign__kind=Campaign.Kind.CAMPAIGN)
         .select_related("campaign")
         .order_by("campaign__name", "campaign_id")
+    )
+
+
+def home_tables(user: User) -> dict[str, list[Membership]]:
+    """The home page's two lists: campaigns (``tables``) and one-off tables (``oneoffs``)."""
+    return {"tables": tables_for(user), "oneoffs": oneoff_tables_for(user)}
+
+
+def oneoff_tables_for(user: User) -> list[Membership]:
+    """The one-off tables ``user`` sits at (their seat: the host's is the Dealer's chair),
+    newest first, each with ``campaign.seated``: how many sit there."""
+    return list(
+        Membership.objects.filter(user=user, campaign__kind=Campaign.Kind.ONE_OFF)
+        .select_related("campaign")
+        .annotate(seated=Count("campaign__memberships"))
+        .order_by("-campaign__created_at", "-campaign_id")
     )
 
 

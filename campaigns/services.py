@@ -41,14 +41,21 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def campaign_create(*, dealer: User, name: str, setting: str = "", pitch: str = "") -> Campaign:
-    """A new campaign, with its creator seated as the Dealer."""
+def campaign_create(
+    *,
+    dealer: User,
+    name: str,
+    setting: str = "",
+    pitch: str = "",
+    kind: str = Campaign.Kind.CAMPAIGN,
+) -> Campaign:
+    """A new campaign (or a one-off table: ``kind``), with its creator seated as the Dealer."""
     name = " ".join(name.split())
     if not name:
         raise CampaignError("Give the campaign a name.")
     with transaction.atomic():
         campaign = Campaign.objects.create(
-            name=name, slug=_unique_slug(name), setting=setting, pitch=pitch
+            name=name, slug=_unique_slug(name), setting=setting, pitch=pitch, kind=kind
         )
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
     return campaign

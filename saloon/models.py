@@ -89,6 +89,8 @@ class SaloonLine(models.Model):
     )
     text = models.TextField()
     said = models.TextField(blank=True)
+    # S4: struck from the story while the Unwanted card was up (its words are gone for good).
+    struck = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Membership
 from conflicts.engine.cards import BLACK_JOKER, Card
 from saloon.engine import game as g
 from saloon.engine import tables
@@ -24,8 +24,33 @@ STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
 _SUIT_RANK = {int(suit): rank for suit, rank in g.SUIT_ORDER.items()}
 
 
-def saloons_of(campaign: Campaign) -> QuerySet[Saloon]:
-    return Saloon.objects.filter(campaign=campaign).prefetch_related("seats")
+@dataclass(frozen=True)
+class Game:
+    """A game in a table's list: how many play, and whether the viewer has a seat."""
+
+    saloon: Saloon
+    players: int
+    mine: bool
+
+
+def saloons_of(campaign: Campaign, user: User | None = None) -> list[Game]:
+    """The table's games, newest first (``mine``: ``user`` has a seat in it)."""
+    rows = Saloon.objects.filter(campaign=campaign).prefetch_related("seats")
+    return [
+        Game(
+            saloon=s,
+            players=len(s.seats.all()),
+            mine=user is not None and any(seat.user_id == user.pk for seat in s.seats.all()),
+        )
+        for s in rows
+    ]
+
+
+def lobby_members(campaign: Campaign) -> list[Membership]:
+    """Who sits at the table, the host (the Dealer's chair) first, then in the order they came:
+    the seats clockwise when everyone plays."""
+    members = Membership.objects.filter(campaign=campaign).select_related("user")
+    return sorted(members, key=lambda m: (not m.is_dealer, m.joined_at, m.pk))
 
 
 def seat_of(saloon: Saloon, user: User | None) -> SaloonSeat | None:
@@ -146,6 +171,8 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "doomed": _who(state, state.doomed),
         "unwanted": _who(state, state.unwanted),
         "can_lower": bool(me) and state.unwanted == me,
+        # S4: while the card is up, its raiser strikes any words, everyone else their own.
+        "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
         "waiting_names": [state.player(pid).name for pid in waiting],
         "my_move": bool(me) and me in waiting,
         "ending": state.ending.value if state.ending else "",

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from campaigns.models import Campaign, Membership
+from campaigns.services import campaign_create, invite_create
 from conflicts.engine.cards import system_rng
 from dustdevils.live import broadcast as live
 from saloon.engine import game as g
@@ -39,6 +40,28 @@ class NotSeated(SaloonError):
 
 def display_name(user: User) -> str:
     return user.first_name or user.get_username()
+
+
+def oneoff_create(*, host: User, name: str = "") -> Campaign:
+    """A one-off table for people outside any campaign (issue 20): a campaign of kind one-off
+    (see ``campaigns.models.Campaign``) with ``host`` seated in the Dealer's chair. The others
+    come in by invitation links (``oneoff_invite``) and become its members, so every page, move
+    and stream of its games is scoped by membership exactly as a campaign's are."""
+    name = " ".join(name.split())[:120] or f"{display_name(host)}’s saloon table"
+    return campaign_create(dealer=host, name=name, kind=Campaign.Kind.ONE_OFF)
+
+
+def oneoff_invite(*, membership: Membership) -> str:
+    """A new single-use invitation link's token for a one-off table, made by its host (the
+    campaigns' own invitations: only the token's hash is stored, so it is shown once)."""
+    if not membership.campaign.is_one_off:
+        raise SaloonError("A campaign's Dealer invites players on its Invitations page.")
+    if not membership.is_dealer:
+        raise SaloonError("Only the host of this table makes invitation links.")
+    _, token = invite_create(
+        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon"
+    )
+    return token
 
 
 def saloon_create(
@@ -138,3 +161,45 @@ def _append(saloon: Saloon, entries: Sequence[g.Entry], actor: User, deal: int) 
         )
         for i, entry in enumerate(entries, start=1)
     )
+
+
+STRIKABLE = ("question", "cue", "answer", "follow_up", "tell")
+STRUCK_TEXT = "Words struck from the story at the table’s request."
+
+
+def saloon_line_strike(
+    *,
+    saloon_id: int,
+    campaign: Campaign,
+    user: User,
+    line_id: int,
+    version: int | None,
+    key: str = "",
+) -> Saloon:
+    """S4: while the Unwanted card is up, strike a line's words (a question, a cue, an answer, a
+    follow-up, a tale) from the timeline and the story, for good. The engine rules who may
+    (``Strike``); this writes it, in the same transaction as the move."""
+    struck: list[int] = []
+
+    def strike(pid: str) -> g.Move:
+        line = SaloonLine.objects.filter(
+            saloon_id=saloon_id, pk=line_id, kind__in=STRIKABLE, struck=False
+        ).first()
+        if line is None:
+            raise SaloonError("There are no such words left in this game's story.")
+        struck.append(line.pk)
+        latest = (
+            SaloonLine.objects.filter(saloon_id=saloon_id, kind__in=("question", "cue"))
+            .order_by("-seq")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        return g.Strike(pid, author=line.pid, prompt=line.pk == latest)
+
+    with transaction.atomic():
+        saloon = saloon_move(
+            saloon_id=saloon_id, campaign=campaign, user=user, move=strike, version=version,
+            key=key,
+        )  # fmt: skip
+        SaloonLine.objects.filter(pk__in=struck).update(text=STRUCK_TEXT, said="", struck=True)
+    return saloon

@@ -1,8 +1,10 @@
-"""The saloon's screens: each player's phone (their archetype and hand, whose turn, what to do
-now, the prompt to read out, the Unwanted card always in reach), the shared table screen, and
-the story as Markdown. Every move is a POST through ``saloon_move``: without htmx,
-post/redirect/get with the message; with htmx, the main panel comes back re-rendered with the
-message, refusals included. Card faces reach templates only through ``saloon_view``."""
+"""The saloon's screens: a table's lobby (its games and how to start one; for a one-off table
+also who sits there and the invitation links), each player's phone (their archetype and hand,
+whose turn, what to do now, the prompt to read out, the Unwanted card always in reach), the
+shared table screen, and the story as Markdown. Every move is a POST through ``saloon_move``:
+without htmx, post/redirect/get with the message; with htmx, the main panel comes back
+re-rendered with the message, refusals included. Card faces reach templates only through
+``saloon_view``."""
 
 from __future__ import annotations
 
@@ -12,39 +14,78 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from dustdevils.idempotency import FreshKey
+from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.forms import PARSERS, parse_move
 from saloon.models import Saloon
-from saloon.selectors import saloon_view, saloons_of, story_markdown
-from saloon.services import NotSeated, SaloonError, display_name, saloon_create, saloon_move
+from saloon.selectors import lobby_members, saloon_view, saloons_of, story_markdown
+from saloon.services import (
+    NotSeated,
+    SaloonError,
+    display_name,
+    oneoff_create,
+    oneoff_invite,
+    saloon_create,
+    saloon_line_strike,
+    saloon_move,
+)
+
+
+@login_required
+@require_POST
+def oneoff_new(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a one-off table (no campaign needed); its lobby next, to invite the others."""
+    table = oneoff_create(host=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
+    messages.success(request, f"{table.name} is open. Invite the others with links.")
+    return redirect(table)
+
+
+@never_cache  # the new link is in this response only
+@login_required
+@require_POST
+def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The host of a one-off table makes a single-use invitation link, shown here only once
+    (only its hash is stored), as a campaign's invitations are."""
+    membership = membership_for(request.user, slug)
+    try:
+        token = oneoff_invite(membership=membership)
+    except SaloonError as error:
+        raise PermissionDenied(str(error)) from None
+    link = request.build_absolute_uri(reverse("campaigns:join", args=[token]))
+    template = "saloon/list.html" + ("#invite" if request.htmx else "")
+    return render(request, template, _list_context(membership, new_link=link))
 
 
 @login_required
 @require_GET
 def saloon_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The campaign's games of Death Enters the Saloon, and the form to start one."""
+    """A table's lobby: its games of Death Enters the Saloon and the form to start one; for a
+    one-off table also who sits there (htmx asks again every few seconds: ``#lobby``)."""
     membership = membership_for(request.user, slug)
-    return render(request, "saloon/list.html", _list_context(membership))
+    template = "saloon/list.html" + ("#lobby" if request.htmx else "")
+    return render(request, template, _list_context(membership))
 
 
-def _list_context(membership: Membership, error: str = "") -> dict[str, object]:
-    members = Membership.objects.filter(campaign=membership.campaign).select_related("user")
+def _list_context(membership: Membership, error: str = "", **extra: object) -> dict[str, object]:
+    members = lobby_members(membership.campaign)
     return {
         "campaign": membership.campaign,
         "membership": membership,
-        "saloons": saloons_of(membership.campaign),
+        "saloons": saloons_of(membership.campaign, membership.user),
         "members": [(m.user, display_name(m.user)) for m in members],
+        "seated": members,
         "error": error,
         "readings": g.READINGS,
         "credit": tables.CREDIT,
+        **extra,
     }
 
 
@@ -117,6 +158,26 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None
     except SaloonError as error:  # a refusal shows the table as it is now
+        saloon.refresh_from_db()
+        return _after(request, saloon, error=str(error))
+    return _after(request, saloon, moved=True)
+
+
+@login_required
+@require_POST
+def strike(request: HtmxHttpRequest, slug: str, saloon_id: int, line_id: int) -> HttpResponse:
+    """S4: strike words from the story while the Unwanted card is up (answers as ``act``)."""
+    saloon = _load(request, slug, saloon_id)
+    raw = request.POST.get("version", "").strip()
+    try:
+        saloon = saloon_line_strike(
+            saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
+            line_id=line_id, version=int(raw) if raw.isdigit() else None,
+            key=key_of(request.POST),
+        )  # fmt: skip
+    except NotSeated as error:
+        raise PermissionDenied(str(error)) from None
+    except SaloonError as error:
         saloon.refresh_from_db()
         return _after(request, saloon, error=str(error))
     return _after(request, saloon, moved=True)

@@ -65,6 +65,7 @@ def objects(
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
         "saloon_id": saloon.pk,
+        "line_id": saloon.lines.order_by("seq")[0].pk,
         "action": "call",
     }
 

@@ -73,7 +73,7 @@ def campaign_create(request: AuthedRequest) -> HttpResponse:
     if apply(form, lambda d: created.append(starters.campaign_start(dealer=request.user, **d))):
         messages.success(request, f"{created[0].name} is open. You are its Dealer.")
         return go(request, created[0].get_absolute_url())
-    context = {"form": form, "tables": selectors.tables_for(request.user)}
+    context = {"form": form, **selectors.home_tables(request.user)}
     return render(request, "home.html#new-campaign" if request.htmx else "home.html", context)
 
 
@@ -81,6 +81,8 @@ def campaign_create(request: AuthedRequest) -> HttpResponse:
 @require_GET
 def detail(request: AuthedRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
+    if membership.campaign.is_one_off:  # a one-off table's page is its saloon lobby
+        return redirect(membership.campaign)
     return render(request, "campaigns/detail.html", _page(membership))
 
 

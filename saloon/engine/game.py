@@ -28,8 +28,10 @@ Where the seed is silent the engine rules as follows (cited as S-rulings in test
   drawer, whoever answers and anyone who left; each asks or passes. The extra question goes to
   the player whose character filled the "***" if the round did not reach them (a player who
   was offered a follow-up and passed has had their chance).
-* S4 One Unwanted card: while it is up, nothing but lowering it happens, and only the one who
-  raised it lowers it.
+* S4 One Unwanted card. While it is up play pauses: nothing moves on but what the seed raises
+  it for, changing or deleting what was said — the one who raised it, or whoever said the
+  words, strikes them from the story (``Strike``; the typed words are the timeline's, outside
+  the engine). Only the one who raised it lowers it.
 * S5 Only a safe player (no cards) can leave the game; they then get no follow-ups.
 * S6 The black joker has gone round the table when it is back with the player it was first
   drawn from AND every player still in has held it on the way (drawn straight back is no round).
@@ -90,6 +92,7 @@ from .state import (
     SaloonState,
     Shoot,
     Step,
+    Strike,
     SwapWith,
     Tell,
     Turn,
@@ -106,6 +109,7 @@ from .turns import (
     _raise,
     _shoot,
     _start_turn,
+    _strike,
     _tell,
 )
 
@@ -116,7 +120,7 @@ _HANDLERS: dict[type, _Handler] = {
     PickArchetype: _pick_archetype, NameCharacter: _name, Discard: _discard,
     SwapWith: _swap_with, Draw: _draw, Prompt: _prompt, Answer: _answer, FollowUp: _follow_up,
     Pass: _pass, Shoot: _shoot, Tell: _tell, Leave: _leave, RaiseUnwanted: _raise,
-    LowerUnwanted: _lower, Continue: _continue,
+    LowerUnwanted: _lower, Strike: _strike, Continue: _continue,
 }  # fmt: skip
 
 
@@ -126,7 +130,7 @@ def apply(state: SaloonState, move: Move, rng: random.Random | None = None) -> O
     if handler is None:  # pragma: no cover - every Move type has a handler
         raise IllegalMove("Unknown move.")
     state.player(move.pid)  # only the players at the table act
-    if state.unwanted and not isinstance(move, RaiseUnwanted | LowerUnwanted):
+    if state.unwanted and not isinstance(move, RaiseUnwanted | LowerUnwanted | Strike):
         raise IllegalMove(  # S4
             f"Play is paused: {state.player(state.unwanted).name} has raised the Unwanted card."
         )
@@ -198,7 +202,7 @@ __all__ = [
     "READINGS", "SUIT_ORDER", "TABLE_ORDER", "Answer", "Continue", "Discard", "Draw", "Duel",
     "Ending", "Entry", "FollowUp", "IllegalMove", "Leave", "LowerUnwanted", "Move",
     "NameCharacter", "Outcome", "Pass", "Phase", "PickArchetype", "Player", "Prompt",
-    "RaiseUnwanted", "SaloonState", "Shoot", "Step", "SwapWith", "Tell", "Turn", "_next_drawer",
-    "_start_turn", "after_discard", "all_cards", "apply", "conserved", "lowest_card", "new_game",
-    "proposed_keep", "public_cards", "visible_cards", "whose_move",
+    "RaiseUnwanted", "SaloonState", "Shoot", "Step", "Strike", "SwapWith", "Tell", "Turn",
+    "_next_drawer", "_start_turn", "after_discard", "all_cards", "apply", "conserved",
+    "lowest_card", "new_game", "proposed_keep", "public_cards", "visible_cards", "whose_move",
 ]  # fmt: skip

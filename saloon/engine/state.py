@@ -25,8 +25,10 @@ READINGS: tuple[tuple[str, str], ...] = (
     ("S3", "Follow-ups go one player at a time, clockwise from the drawer’s left; each asks or "
      "passes. The extra question is for the player whose character filled the “***” when the "
      "round did not reach them (passing when offered one is a choice made)."),
-    ("S4", "There is one Unwanted card: while it is up nothing else happens, and the one who "
-     "raised it lowers it."),
+    ("S4", "There is one Unwanted card: while it is up play pauses, and what was said can be "
+     "changed or deleted — the one who raised it, or whoever said the words, strikes them from "
+     "the story (say the new version out loud, or type it again once play goes on). Only the one "
+     "who raised it lowers it."),
     ("S5", "Only a safe character (no cards left) can leave the game; they then get no "
      "follow-ups."),
     ("S6", "The black joker has gone round the table when it is back with the player it was "
@@ -276,6 +278,19 @@ class LowerUnwanted:
 
 
 @dataclass(frozen=True)
+class Strike:
+    """S4: while the Unwanted card is up, strike words said (typed) from the story. ``author``
+    is the pid of whoever said them; the words themselves live outside the engine (the
+    timeline), so the engine only rules who may strike and when — and forgets the turn's
+    filled-in "***" when its own question or cue is struck."""
+
+    pid: str
+    author: str = ""
+    # The words are the turn's own question or cue: its "***" goes back to a gap, too.
+    prompt: bool = False
+
+
+@dataclass(frozen=True)
 class Continue:
     """After an ending: play on ("a year and a day"); the one taken by Death gets a new
     archetype (``card``, or a random one)."""
@@ -286,7 +301,7 @@ class Continue:
 
 Move = (
     PickArchetype | NameCharacter | Discard | SwapWith | Draw | Prompt | Answer | FollowUp | Pass
-    | Shoot | Tell | Leave | RaiseUnwanted | LowerUnwanted | Continue
+    | Shoot | Tell | Leave | RaiseUnwanted | LowerUnwanted | Strike | Continue
 )  # fmt: skip
 
 

@@ -32,6 +32,7 @@ from .state import (
     SaloonState,
     Shoot,
     Step,
+    Strike,
     Tell,
     Turn,
     _need,
@@ -437,3 +438,22 @@ def _lower(state: SaloonState, move: LowerUnwanted, rng: random.Random) -> Outco
         replace(state, unwanted=""),
         (Entry("rule", f"{p.name} lowers the Unwanted card: play goes on.", p.pid),),
     )
+
+
+def _strike(state: SaloonState, move: Strike, rng: random.Random) -> Outcome:
+    """S4: the seed raises the card "to change or delete what was said"; while it is up, the
+    one who raised it (for the table) or whoever said the words strikes them."""
+    p = state.player(move.pid)
+    if not state.unwanted:
+        raise IllegalMove(
+            "Words are struck from the story only while the Unwanted card is up: raise it first."
+        )
+    if move.pid not in (state.unwanted, move.author):
+        raise IllegalMove(
+            f"Only {state.player(state.unwanted).name}, who raised the Unwanted card, or whoever "
+            "said these words can strike them."
+        )
+    turn = state.turn
+    if move.prompt and turn is not None and turn.subject:
+        state = replace(state, turn=replace(turn, subject=""))  # the "***" is a gap again
+    return Outcome(state, (Entry("rule", f"{p.name} strikes words from the story.", p.pid),))

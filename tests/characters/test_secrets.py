@@ -69,6 +69,7 @@ def scene(
         "link_id": 1,
         "invite_id": 1,
         "member_id": 1,
+        "line_id": 1,
         "action": "call",
     }
 

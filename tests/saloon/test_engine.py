@@ -336,6 +336,17 @@ def test_a_joker_bounced_straight_back_has_not_gone_round_the_table() -> None:
     assert state.ending == g.Ending.DEATH_LEAVES
 
 
+def test_a_safe_player_is_not_waited_for_round_the_table() -> None:
+    """S6: a safe player draws no more, so the black joker goes round the players still
+    holding cards: Greta is safe; Daniele draws it from Benedetta, Benedetta draws it back."""
+    state = playing({"b": "4♦ 9♣ BJ", "d": "8♣ 3♠", "gr": ""}, "b")
+    state = go(state, g.Draw("d", position(state, "BJ")))
+    assert state.turn is not None
+    assert state.turn.drawer == "b"  # Greta, on Daniele's left, is safe: skipped
+    state = go(state, g.Draw("b", position(state, "BJ")))
+    assert state.ending == g.Ending.DEATH_LEAVES
+
+
 def test_an_interruption_starts_the_joker_round_again() -> None:
     state = playing({"b": "4♦ BJ", "d": "8♣ 3♠", "gr": "5♦ 6♠ 4♣"}, "b")
     state = go(state, g.Draw("d", position(state, "BJ")))
@@ -449,6 +460,36 @@ def test_the_unwanted_card_pauses_play_until_its_raiser_lowers_it() -> None:
     state = go(state, g.LowerUnwanted("d"))
     assert not state.unwanted
     state = go(state, g.Draw("b", 0))
+
+
+def test_while_the_unwanted_card_is_up_what_was_said_can_be_struck() -> None:
+    """S4, the seed: raise it, then "discuss together on how to change or delete what was
+    said". Its raiser strikes any words, whoever said them strikes their own; nobody else, and
+    not while the card is down."""
+    state = five()
+    refused(state, g.Strike("d", author="d"), "only while the Unwanted card is up")
+    up = go(state, g.RaiseUnwanted("d"))
+    struck = g.apply(up, g.Strike("d", author="b"))  # the raiser, someone else's words
+    assert struck.state == up  # play stays paused: nothing else changes
+    assert struck.entries[0].text == "Daniele strikes words from the story."
+    assert g.apply(up, g.Strike("b", author="b")).state == up  # one's own words
+    refused(up, g.Strike("b", author="a"), "Only Daniele, who raised the Unwanted card")
+    refused(up, g.Draw("b", 0), "paused")
+
+
+def test_striking_the_turns_own_question_takes_its_character_back_out() -> None:
+    """S4: the "***" filled with someone may be what made it unwanted; struck, it is a gap."""
+    state = five()
+    state = go(state, g.Draw("b", position(state, "7♠")), g.Prompt("b", subject="the widow"))
+    state = go(state, g.RaiseUnwanted("a"))
+    assert state.turn is not None
+    assert state.turn.subject == "the widow"
+    assert g.apply(state, g.Strike("a", author="b")).state == state  # an older line's words
+    struck = g.apply(state, g.Strike("a", author="b", prompt=True)).state
+    assert struck.turn is not None
+    assert struck.turn.subject == ""
+    assert struck.turn.step == g.Step.ANSWER  # play stays where it was, paused
+    assert tables.filled(2, 7, struck.turn.subject) == "You hurt ***’s feelings. How?"
 
 
 def test_the_unwanted_card_is_there_in_every_phase() -> None:

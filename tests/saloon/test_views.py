@@ -47,6 +47,14 @@ def form_of(move: g.Move, version: int) -> dict[str, Any]:
     return data
 
 
+@pytest.fixture(autouse=True)
+def seeded_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moves made through the pages shuffle (S2) with a seeded generator, not the OS's:
+    a game's course, and so what each test reaches, is the same on every run."""
+    rng = random.Random(9)
+    monkeypatch.setattr("saloon.services.system_rng", lambda: rng)
+
+
 def client_for(user: User | None) -> Client:
     client = Client()
     if user is not None:
@@ -288,6 +296,82 @@ def test_the_unwanted_card_is_on_every_screen_and_pauses_play(
     assert "Play is paused" in page
     post(seated["p2"], saloon, g.LowerUnwanted("p2"))
     assert state_of(saloon).unwanted == ""
+
+
+def test_while_the_unwanted_card_is_up_words_are_struck_from_the_story(
+    saloon: Saloon, seated: dict[str, Client], outsider: User
+) -> None:
+    """S4: the card is raised "to change or delete what was said"."""
+    play_to(saloon, seated, lambda s: s.phase == g.Phase.PLAY)
+    words = "The Sheriff's wife never loved him."
+    post(seated["p3"], saloon, g.Tell("p3", words))
+    state_of(saloon)  # the newest version, for the next form
+    post(seated["p3"], saloon, g.Tell("p3", "I keep the saloon's books honest."))
+    state_of(saloon)
+    told, own = SaloonLine.objects.filter(saloon=saloon, kind="tell").order_by("seq")
+    strike = saloon.get_absolute_url() + "strike/{}/"
+
+    def refused(client: Client, line: SaloonLine, words: str) -> None:
+        def now() -> tuple[Any, ...]:
+            lines = list(SaloonLine.objects.values_list("text", "said", "struck"))
+            return (state_of(saloon), saloon.version, lines)
+
+        before = now()
+        page = client.post(strike.format(line.pk), {"version": saloon.version}, follow=True)
+        assert words in page.content.decode()
+        assert now() == before
+
+    refused(seated["p3"], own, "only while the Unwanted card is up")
+    post(seated["p2"], saloon, g.RaiseUnwanted("p2"))
+    assert state_of(saloon).unwanted == "p2"
+    assert "line__strike" not in seated["p1"].get(saloon.get_absolute_url()).content.decode()
+    refused(seated["p1"], told, "Only Abe, who raised the Unwanted card")
+    assert client_for(outsider).post(strike.format(told.pk)).status_code == 404
+    assert "line__strike" in seated["p2"].get(saloon.get_absolute_url()).content.decode()
+    response = seated["p2"].post(strike.format(told.pk), {"version": saloon.version})
+    assert response.status_code == 302
+    told.refresh_from_db()
+    assert (told.struck, told.said) == (True, "")
+    for client in seated.values():
+        for page in ("", "table/", "story.md"):
+            assert (
+                "never loved him"
+                not in client.get(saloon.get_absolute_url() + page).content.decode()
+            )
+    assert state_of(saloon).unwanted == "p2"  # still up: play stays paused
+    refused(seated["p2"], told, "no such words left")
+    # Whoever said the words strikes their own, too.
+    assert seated["p3"].post(strike.format(own.pk), {"version": saloon.version}).status_code == 302
+    own.refresh_from_db()
+    assert own.struck
+
+
+def test_striking_the_question_in_play_takes_its_character_off_every_screen(
+    saloon: Saloon, seated: dict[str, Client]
+) -> None:
+    state = play_to(saloon, seated, lambda s: s.turn is not None and s.turn.step == g.Step.ASK)
+    assert state.turn is not None
+    drawer, doomed = state.turn.drawer, state.doomed
+    post(seated[drawer], saloon, g.Prompt(drawer, subject="the blacksmith’s widow"))
+    state_of(saloon)
+    post(seated[doomed], saloon, g.RaiseUnwanted(doomed))
+    state_of(saloon)
+    pages = [saloon.get_absolute_url() + page for page in ("", "table/")]
+    assert all("blacksmith" in seated[doomed].get(url).content.decode() for url in pages)
+    question = SaloonLine.objects.filter(saloon=saloon, kind="question").latest("seq")
+    response = seated[doomed].post(
+        saloon.get_absolute_url() + f"strike/{question.pk}/", {"version": saloon.version}
+    )
+    assert response.status_code == 302
+    state_of(saloon)
+    post(seated[doomed], saloon, g.LowerUnwanted(doomed))  # play goes on: the question stays
+    for client in seated.values():
+        for url in pages:
+            page = client.get(url).content.decode()
+            assert "blacksmith" not in page
+    after = state_of(saloon)
+    assert after.turn is not None
+    assert after.turn.step == g.Step.ANSWER
 
 
 def test_the_phone_says_what_to_do_and_shows_the_prompt(
