@@ -127,6 +127,7 @@ __all__ = [
     "main",
     "new_fight",
     "quickness_needed",
+    "rounds_fought",
     "up",
     "view_for",
     "visible_cards",
@@ -1048,6 +1049,7 @@ def _end_round(state: FightState, move: EndRound, rng: random.Random | None) -> 
 def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> Outcome:
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is already over.")
+    rounds = rounds_fought(state)
     cards: list[Card] = [p.card for p in state.table]
     fresh = []
     for c in state.combatants:
@@ -1063,7 +1065,21 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
         under_way=False,
         fate_draws=draws,
     )
-    return Outcome(state, (f"The fight ends after {state.round} round(s).",))
+    return Outcome(state, (_fight_ends_line(rounds),))
+
+
+def rounds_fought(state: FightState) -> int:
+    """How many rounds were dealt (R31). ``round`` is the round being played: once a round ends
+    it already counts the next one, which is open for Quickness but not dealt yet."""
+    if state.phase == Phase.COUNTDOWN:
+        return state.round
+    return state.round - 1
+
+
+def _fight_ends_line(rounds: int) -> str:
+    if rounds == 0:
+        return "The fight ends before a card is dealt."
+    return f"The fight ends after {rounds} round{'' if rounds == 1 else 's'}."
 
 
 _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]] = {

@@ -626,3 +626,26 @@ def test_r25_an_unplayed_red_joker_is_discarded_at_the_end_of_the_round() -> Non
     assert RED_JOKER in out.state.deck.discards
     assert "Not played by Kate, to the discards: RJ 3♠ (it drew a" in " ".join(out.events)
     assert out.state.fate_draws[0].revealed  # the joker is public now: so is its draw
+
+
+def test_it_counts_the_rounds_dealt_when_the_fight_ends_between_rounds() -> None:
+    """R31: after round 3 ends the next round is open but not dealt; the fight lasted 3."""
+    state = fight()
+    for _ in range(3):
+        state = dealt(state, TOTALS, TOP).state
+        state = step(state, EndRound()).state
+    assert state.round == 4
+    out = step(state, EndFight())
+    assert "The fight ends after 3 rounds." in out.events
+
+
+def test_it_counts_the_round_under_way_when_the_fight_ends_mid_countdown() -> None:
+    """R31: ending during round 1's countdown: one round fought, in the singular."""
+    state = dealt(fight(), TOTALS, TOP).state
+    out = step(state, EndFight())
+    assert "The fight ends after 1 round." in out.events
+
+
+def test_it_says_no_round_was_dealt_when_the_fight_ends_before_the_first_deal() -> None:
+    out = step(fight(), EndFight())
+    assert "The fight ends before a card is dealt." in out.events
