@@ -17,7 +17,15 @@ from campaigns.models import Campaign, GameSession
 from characters.models import Character
 from characters.selectors import in_play as characters_in_play
 from conflicts.combat.models import FightSeat
-from conflicts.combat.services import DEALER_MOVES, ExtrasSpec, Move, TNRoll, cid_of
+from conflicts.combat.services import (
+    DEALER_MOVES,
+    MAX_EXTRAS,
+    ExtrasSpec,
+    Move,
+    Recruit,
+    TNRoll,
+    cid_of,
+)
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import FULL_DECK, Card, parse_card
 from conflicts.engine.conflict import IllegalMove
@@ -195,6 +203,61 @@ class TNRollForm(FightMoveForm):
         return TNRoll(d["cid"] or None, d["dice"], d["tn"], d["note"])
 
 
+class JoinForm(FightMoveForm):
+    """The Dealer brings a combatant in mid-fight: a character of the campaign not yet in the
+    fight, or a line of extras (how many, who, their Quickness dice), surprised or not (R26).
+    The service checks the character is the campaign's, in play and not already fighting."""
+
+    move_type = Recruit
+    character = forms.IntegerField(
+        min_value=1, required=False, label="Character",
+        error_messages={"invalid": "Pick a character from the list."},
+    )  # fmt: skip
+    extras_name = forms.CharField(max_length=120, required=False, label="Extras")
+    extras_size = forms.IntegerField(
+        min_value=1, max_value=MAX_EXTRAS, required=False, label="How many",
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value"),
+            f"A line of extras has 1 to {MAX_EXTRAS} members.",
+        ),
+    )  # fmt: skip
+    extras_dice = forms.CharField(max_length=12, required=False, label="Their Quickness dice")
+    surprised = forms.BooleanField(required=False, label="Surprised")
+
+    def clean_extras_dice(self) -> str:
+        text = self.cleaned_data["extras_dice"].strip()
+        if not text:
+            return "1d6"
+        try:
+            return str(parse_dice(text))
+        except IllegalMove as error:  # 0d6, 3d7: the roller's own words
+            raise forms.ValidationError(str(error)) from error
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean() or {}
+        has_character = d.get("character") is not None
+        has_extras = bool((d.get("extras_name") or "").strip())
+        if has_character == has_extras and not self.errors:
+            raise forms.ValidationError(
+                "Pick one character, or name a line of extras, to join the fight — not both."
+                if has_character
+                else "Pick a character, or name a line of extras, to join the fight."
+            )
+        return d
+
+    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+        d = self.cleaned_data
+        extras = None
+        if d["character"] is None:
+            name = " ".join(d["extras_name"].split())
+            first = name.split()[0]
+            size = d["extras_size"] or (int(first) if first.isdigit() else 1)
+            if size > 1 and not name.split()[0].isdigit():
+                name = f"{size} {name}"  # a line reads "2 Pinkertons", as at the start (R30)
+            extras = ExtrasSpec(name, size, d["extras_dice"])
+        return Recruit(d["character"], extras, bool(d["surprised"]))
+
+
 ACTIONS: dict[str, type[FightMoveForm]] = {
     "quickness": QuicknessForm,
     "roll": RollQuicknessForm,
@@ -209,6 +272,7 @@ ACTIONS: dict[str, type[FightMoveForm]] = {
     "end-round": EndRoundForm,
     "end-fight": EndFightForm,
     "tn-roll": TNRollForm,
+    "join": JoinForm,
 }
 
 

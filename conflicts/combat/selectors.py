@@ -22,6 +22,7 @@ from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from campaigns.models import Campaign, GameSession, Membership
+from conflicts.combat.joining import join_choices
 from conflicts.combat.models import Fight, FightEvent, FightSeat
 from conflicts.combat.services import controlled_cids
 from conflicts.engine import action_deck as engine
@@ -266,6 +267,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "fresh_key": FreshKey(),
         "others": [line for line in lines if not line.mine],
         "settle_url": f"{links['settle']}&round={state.round}" if dealer else "",
+        "join_choices": join_choices(fight, seats) if dealer and not fight.is_over else [],
     }
 
 

@@ -27,10 +27,6 @@ from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
 from conflicts.engine.fight_serial import state_from_data, state_to_data
 
-# Moves only the Dealer makes: they run the round, or change a combatant's standing (R23, R31).
-DEALER_MOVES = (
-    engine.DealRound, engine.EndRound, engine.EndFight, engine.Join, engine.Leave, engine.SetCap,
-)  # fmt: skip
 MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
 
 
@@ -63,7 +59,25 @@ class TNRoll:
     note: str = ""
 
 
-Move = engine.Move | TNRoll
+@dataclass(frozen=True)
+class Recruit:
+    """The Dealer brings a combatant into a fight under way (the engine's ``Join``): a character
+    of the campaign (``character_id``) or a line of unnamed extras (``extras``), surprised or
+    not (R26). Resolved against the campaign and the seats inside the locked move, so its seat
+    row is written in the same transaction as the engine's move, or not at all."""
+
+    character_id: int | None = None
+    extras: ExtrasSpec | None = None
+    surprised: bool = False
+
+
+Move = engine.Move | TNRoll | Recruit
+
+# Moves only the Dealer makes: they run the round, or change a combatant's standing (R23, R31).
+DEALER_MOVES = (
+    engine.DealRound, engine.EndRound, engine.EndFight, engine.Join, engine.Leave, engine.SetCap,
+    Recruit,
+)  # fmt: skip
 
 
 def cid_of(character: Character) -> str:
@@ -203,13 +217,22 @@ def fight_move(
         _check_may(move, seats, membership)
         state = state_from_data(fight.state)
         rng = rng or system_rng()
+        new_seat: FightSeat | None = None
         try:
             if isinstance(move, TNRoll):
                 outcome = _tn_roll(state, move, seats, rng)
+            elif isinstance(move, Recruit):
+                new_seat, join = _recruit(fight, state, move, seats)
+                outcome = engine.apply(state, join, rng)
+                if move.surprised:  # R26: the timeline says so, as at the start of a fight
+                    events = (*outcome.events, f"Surprised (R26): {new_seat.name}.")
+                    outcome = engine.Outcome(outcome.state, events, outcome.secrets)
             else:
                 outcome = engine.apply(state, move, rng)
         except engine.IllegalMove as error:
             raise FightError(str(error)) from error
+        if new_seat is not None:
+            new_seat.save()
         fight.state = state_to_data(outcome.state)
         fight.phase = outcome.state.phase.value
         fight.round = outcome.state.round
@@ -273,6 +296,49 @@ def _tn_roll(
     note = " ".join(move.note.split())[:200]
     about = f" for “{note}”" if note else ""
     return engine.Outcome(state, (f"{who} rolls {rolled}{about}: {result} (R32).",))
+
+
+def _recruit(
+    fight: Fight, state: engine.FightState, move: Recruit, seats: Mapping[str, FightSeat]
+) -> tuple[FightSeat, engine.Join]:
+    """The seat (not saved yet) and the engine's ``Join`` for a newcomer; ``FightError`` in
+    plain words for one the fight cannot take."""
+    if state.phase == engine.Phase.OVER:
+        raise FightError("This fight is over: nobody can join it now.")
+    if (move.character_id is None) == (move.extras is None):
+        raise FightError("Pick one character, or name a line of extras, to join the fight.")
+    if move.character_id is not None:
+        character = Character.objects.filter(pk=move.character_id, campaign=fight.campaign).first()
+        if character is None:
+            raise FightError("There is no such character in this campaign.")
+        if character.out_of_play or not character.approved:
+            raise FightError(f"{character.name} is not in play (R17).")
+        cid = cid_of(character)
+        if cid in seats:
+            raise FightError(f"{character.name} is already in this fight.")
+        kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
+        combatant = engine.Combatant(
+            cid, character.name, kind, quickness=character.quickness, surprised=move.surprised
+        )
+        seat = FightSeat(fight=fight, cid=cid, kind=kind.value, character=character)
+        seat.name = character.name
+        return seat, engine.Join(combatant)
+    line = move.extras
+    assert line is not None
+    name = " ".join(line.name.split())[:120]
+    if not name:
+        raise FightError("A line of extras needs a name, e.g. “2 Pinkertons”.")
+    if not 1 <= line.size <= MAX_EXTRAS:
+        raise FightError(f"A line of extras has 1 to {MAX_EXTRAS} members.")
+    taken = [int(c[1:]) for c in seats if c.startswith("x") and c[1:].isdigit()]
+    cid = f"x{max(taken, default=0) + 1}"
+    combatant = engine.Combatant(
+        cid, name, engine.CombatantKind.EXTRAS, quickness=parse_dice(line.dice),
+        surprised=move.surprised, size=line.size,
+    )  # fmt: skip
+    return FightSeat(fight=fight, cid=cid, kind="extras", name=name, size=line.size), engine.Join(
+        combatant
+    )
 
 
 def _append_events(fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User) -> None:
