@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -22,6 +22,9 @@ from django.db.models import Max
 from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character
 from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat
+
+if TYPE_CHECKING:
+    from conflicts.models import Conflict
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
@@ -99,13 +102,17 @@ def fight_create(
     cap: int | None = engine.DEFAULT_CAP,
     fate_pot: Iterable[tuple[str, int]] = engine.DEFAULT_FATE_POT,
     rng: random.Random | None = None,
+    from_conflict: Conflict | None = None,
 ) -> Fight:
     """Start a fight in a running session: the characters (PCs and NPCs of the campaign, still
     in play), the lines of extras, who is surprised (R26: cids), the card cap (R23) and the Fate
-    pot (R27). Raises ``FightError`` in plain words; nothing is written then."""
+    pot (R27); ``from_conflict``: the conflict that turns into this gunfight (linked both
+    ways). Raises ``FightError`` in plain words; nothing is written then."""
     title = " ".join(title.split()) or "A fight breaks out"
     if session.campaign_id != campaign.pk:
         raise FightError("That session belongs to another campaign.")
+    if from_conflict is not None and from_conflict.campaign_id != campaign.pk:
+        raise FightError("That conflict belongs to another campaign.")
     if session.status != GameSession.Status.OPEN:
         raise FightError(f"Session {session.number} is not being played: start it first.")
     combatants: list[engine.Combatant] = []
@@ -164,12 +171,15 @@ def fight_create(
         fight = Fight.objects.create(
             campaign=campaign, session=session, title=title[:160], state=state_to_data(state),
             phase=state.phase.value, round=state.round, created_by=actor,
+            from_conflict=from_conflict,
         )  # fmt: skip
         for seat in seats:
             seat.fight = fight
         FightSeat.objects.bulk_create(seats)
         names = ", ".join(c.name for c in combatants)
         lines = [f"The Dealer starts “{fight.title}”: {names}."]
+        if from_conflict is not None:
+            lines.insert(0, f"The conflict “{from_conflict.title}” turns into a gunfight.")
         shocked = [c.name for c in combatants if c.surprised]
         if shocked:
             lines.append(f"Surprised (R26): {', '.join(shocked)}.")

@@ -21,6 +21,7 @@ from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from characters.models import Character
 from conflicts.combat.forms import ACTIONS, FightCreateForm, QuicknessDiceForm, problem_of
+from conflicts.combat.joining import conflict_to_fight
 from conflicts.combat.models import Fight
 from conflicts.combat.selectors import fight_view, load_fight
 from conflicts.combat.services import FightError, fight_create, fight_move
@@ -32,8 +33,11 @@ from dustdevils.types import HtmxHttpRequest
 def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The Dealer starts a fight in a running session (R23, R26, R27)."""
     membership = dealer_membership_for(request.user, slug, "start a fight")
+    conflict = conflict_to_fight(request.GET.get("conflict", ""), membership.campaign)
     initial = {"session": request.GET.get("session")} if request.GET.get("session") else None
-    form = FightCreateForm(membership.campaign, request.POST or None, initial=initial)
+    form = FightCreateForm(
+        membership.campaign, request.POST or None, initial=initial, conflict=conflict
+    )
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -41,6 +45,7 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 campaign=membership.campaign, actor=membership.user, session=d["session"],
                 title=d["title"], characters=form.chosen(), extras=d["extras"],
                 surprised=form.surprised(), cap=d["cap"], fate_pot=d["fate_pot"],
+                from_conflict=conflict,
             )  # fmt: skip
         except FightError as error:
             form.add_error(None, str(error))
@@ -48,6 +53,7 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"“{fight.title}” is on: everyone rolls Quickness.")
             return redirect(fight)
     context = {"campaign": membership.campaign, "membership": membership, "form": form}
+    context["conflict"] = conflict
     return render(request, "conflicts/combat/new.html", context)
 
 
