@@ -85,7 +85,7 @@ def test_a_conflict_turns_into_a_gunfight_and_bess_joins_mid_countdown_r30(
     expect(desk).to_have_url(re.compile(r"/fights/\d+/$"))
     fight = Fight.objects.get(from_conflict=standoff)
     url = app_url + fight.get_absolute_url()
-    expect(desk.locator(".fight-head")).to_contain_text("Broke out of")
+    expect(desk.locator(".fight-head")).to_contain_text("broke out of")
 
     a = people["player_a"].new_page()
     a.goto(url)
