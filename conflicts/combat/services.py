@@ -390,7 +390,8 @@ def fight_data(fight: Fight) -> dict[str, Any]:
     return {
         "title": fight.title,
         "session": fight.session.number if fight.session else None,
-        "rounds": fight.round,
+        # The rounds dealt (R31): once a round ends, ``fight.round`` already counts the next.
+        "rounds": engine.rounds_fought(state_from_data(fight.state)),
         "over": fight.is_over,
         "timeline": [
             {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret
