@@ -1059,6 +1059,7 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
     state = replace(
         state,
         phase=Phase.OVER,
+        round=max(rounds, 1),  # the last round dealt, not the one opened after it
         combatants=tuple(fresh),
         deck=state.deck.discard(cards),
         table=(),
@@ -1070,10 +1071,11 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
 
 def rounds_fought(state: FightState) -> int:
     """How many rounds were dealt (R31). ``round`` is the round being played: once a round ends
-    it already counts the next one, which is open for Quickness but not dealt yet."""
-    if state.phase == Phase.COUNTDOWN:
-        return state.round
-    return state.round - 1
+    it already counts the next one, which is open for Quickness but not dealt yet. A fight that
+    is over keeps the last round dealt (``EndFight`` sets it back)."""
+    if state.phase == Phase.QUICKNESS:
+        return state.round - 1
+    return state.round
 
 
 def _fight_ends_line(rounds: int) -> str:

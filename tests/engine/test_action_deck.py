@@ -35,6 +35,7 @@ from conflicts.engine.action_deck import (
     in_action_order,
     new_fight,
     quickness_needed,
+    rounds_fought,
     up,
 )
 from conflicts.engine.cards import BLACK_JOKER, FULL_DECK, RED_JOKER, Deck, parse_card
@@ -637,6 +638,8 @@ def test_it_counts_the_rounds_dealt_when_the_fight_ends_between_rounds() -> None
     assert state.round == 4
     out = step(state, EndFight())
     assert "The fight ends after 3 rounds." in out.events
+    assert out.state.round == 3  # the session page's "over after round 3"
+    assert rounds_fought(out.state) == 3
 
 
 def test_it_counts_the_round_under_way_when_the_fight_ends_mid_countdown() -> None:
@@ -644,6 +647,7 @@ def test_it_counts_the_round_under_way_when_the_fight_ends_mid_countdown() -> No
     state = dealt(fight(), TOTALS, TOP).state
     out = step(state, EndFight())
     assert "The fight ends after 1 round." in out.events
+    assert rounds_fought(out.state) == 1
 
 
 def test_it_says_no_round_was_dealt_when_the_fight_ends_before_the_first_deal() -> None:
