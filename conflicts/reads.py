@@ -20,7 +20,7 @@ from functools import cached_property
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
 
@@ -28,7 +28,7 @@ from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character, Knack
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
-from conflicts.models import Conflict, Event, Seat
+from conflicts.models import Conflict, Event, Fight, Seat
 from dustdevils.memo import bounded
 
 
@@ -142,6 +142,13 @@ def _table() -> QuerySet[Conflict]:
             ),
         )
         .order_by()  # read by its key: no ORDER BY
+    )
+    # "This turns into a gunfight": the last fight started from this conflict, in the same
+    # statement (a sub-select), for the link on its screens.
+    conflicts = conflicts.annotate(
+        gunfight_id=Subquery(
+            Fight.objects.filter(from_conflict=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+        )
     )
     if connection.vendor == "postgresql":  # the one database with row versions to key on
         conflicts = conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))

@@ -9,7 +9,7 @@ the cleaned form into the move. Forms check shapes (whole numbers, card notation
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 
@@ -22,6 +22,9 @@ from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import FULL_DECK, Card, parse_card
 from conflicts.engine.conflict import IllegalMove
 from conflicts.engine.dice import Opposed, opposed, parse_dice
+
+if TYPE_CHECKING:
+    from conflicts.models import Conflict
 
 CARD_CHOICES = [("", "—")] + [(c.text, c.text) for c in FULL_DECK]
 WHOLE = dict.fromkeys(
@@ -313,7 +316,9 @@ class FightCreateForm(forms.Form):
         help_text="Chip colours and counts (R27).",
     )  # fmt: skip
 
-    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, campaign: Campaign, *args: Any, conflict: Conflict | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         sessions = campaign.sessions.filter(status=GameSession.Status.OPEN).order_by("-number")
@@ -323,10 +328,20 @@ class FightCreateForm(forms.Form):
         self.characters: list[Character] = sorted(
             characters_in_play(campaign), key=lambda c: (not c.is_pc, c.name)
         )  # R17: never one who left play
+        # "This turns into a gunfight": the conflict's characters are ticked, nobody else (its
+        # studs are unnamed hands: the Dealer adds them as extras).
+        in_conflict = (
+            {s.character_id for s in conflict.seats.all() if s.character_id} if conflict else set()
+        )
+        if conflict is not None:
+            self.fields["title"].initial = f"{conflict.title}: the gunfight"
+            if conflict.session_id and conflict.session_id in {s.pk for s in sessions}:
+                self.fields["session"].initial = conflict.session_id
         for c in self.characters:
             self.fields[f"take_{c.pk}"] = forms.BooleanField(
-                required=False, initial=c.is_pc, label=f"{c.name} fights"
-            )
+                required=False, initial=c.pk in in_conflict if conflict else c.is_pc,
+                label=f"{c.name} fights",
+            )  # fmt: skip
             self.fields[f"surprised_{c.pk}"] = forms.BooleanField(
                 required=False, label=f"{c.name} is surprised"
             )

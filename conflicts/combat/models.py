@@ -27,6 +27,15 @@ class Fight(models.Model):
         related_name="fights",
     )
     title = models.CharField(max_length=160)
+    # "This turns into a gunfight": the conflict the fight broke out of (issue 17). The other
+    # direction is ``Conflict.fight``: a conflict that settles an action of a fight (R32).
+    from_conflict = models.ForeignKey(
+        "conflicts.Conflict",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fights",
+    )
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries

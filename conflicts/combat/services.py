@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -23,6 +23,9 @@ from django.db.models import Max
 from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character
 from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat
+
+if TYPE_CHECKING:
+    from conflicts.models import Conflict
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
@@ -99,13 +102,17 @@ def fight_create(
     cap: int | None = engine.DEFAULT_CAP,
     fate_pot: Iterable[tuple[str, int]] = engine.DEFAULT_FATE_POT,
     rng: random.Random | None = None,
+    from_conflict: Conflict | None = None,
 ) -> Fight:
     """Start a fight in a running session: the characters (PCs and NPCs of the campaign, still
     in play), the lines of extras, who is surprised (R26: cids), the card cap (R23) and the Fate
-    pot (R27). Raises ``FightError`` in plain words; nothing is written then."""
+    pot (R27); ``from_conflict``: the conflict that turns into this gunfight (linked both
+    ways). Raises ``FightError`` in plain words; nothing is written then."""
     title = " ".join(title.split()) or "A fight breaks out"
     if session.campaign_id != campaign.pk:
         raise FightError("That session belongs to another campaign.")
+    if from_conflict is not None and from_conflict.campaign_id != campaign.pk:
+        raise FightError("That conflict belongs to another campaign.")
     if session.status != GameSession.Status.OPEN:
         raise FightError(f"Session {session.number} is not being played: start it first.")
     combatants: list[engine.Combatant] = []
@@ -164,12 +171,15 @@ def fight_create(
         fight = Fight.objects.create(
             campaign=campaign, session=session, title=title[:160], state=state_to_data(state),
             phase=state.phase.value, round=state.round, created_by=actor,
+            from_conflict=from_conflict,
         )  # fmt: skip
         for seat in seats:
             seat.fight = fight
         FightSeat.objects.bulk_create(seats)
         names = ", ".join(c.name for c in combatants)
         lines = [f"The Dealer starts “{fight.title}”: {names}."]
+        if from_conflict is not None:
+            lines.insert(0, f"The conflict “{from_conflict.title}” turns into a gunfight.")
         shocked = [c.name for c in combatants if c.surprised]
         if shocked:
             lines.append(f"Surprised (R26): {', '.join(shocked)}.")
@@ -217,6 +227,7 @@ def fight_move(
         _check_may(move, seats, membership)
         state = state_from_data(fight.state)
         rng = rng or system_rng()
+        new_seat: FightSeat | None = None
         try:
             if isinstance(move, TNRoll):
                 outcome = _tn_roll(state, move, seats, rng)
@@ -226,6 +237,8 @@ def fight_move(
                 outcome = engine.apply(state, move, rng)
         except engine.IllegalMove as error:
             raise FightError(str(error)) from error
+        if new_seat is not None:
+            new_seat.save()
         fight.state = state_to_data(outcome.state)
         fight.phase = outcome.state.phase.value
         fight.round = outcome.state.round
@@ -383,7 +396,8 @@ def fight_data(fight: Fight) -> dict[str, Any]:
     return {
         "title": fight.title,
         "session": fight.session.number if fight.session else None,
-        "rounds": fight.round,
+        # The rounds dealt (R31): once a round ends, ``fight.round`` already counts the next.
+        "rounds": engine.rounds_fought(state_from_data(fight.state)),
         "over": fight.is_over,
         "timeline": [
             {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret

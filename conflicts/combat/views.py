@@ -27,6 +27,7 @@ from conflicts.combat.forms import (
     QuicknessDiceForm,
     problem_of,
 )
+from conflicts.combat.joining import conflict_to_fight
 from conflicts.combat.models import Fight
 from conflicts.combat.selectors import fight_view, join_context, load_fight
 from conflicts.combat.services import FightError, fight_create, fight_move
@@ -38,8 +39,11 @@ from dustdevils.types import HtmxHttpRequest
 def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The Dealer starts a fight in a running session (R23, R26, R27)."""
     membership = dealer_membership_for(request.user, slug, "start a fight")
+    conflict = conflict_to_fight(request.GET.get("conflict", ""), membership.campaign)
     initial = {"session": request.GET.get("session")} if request.GET.get("session") else None
-    form = FightCreateForm(membership.campaign, request.POST or None, initial=initial)
+    form = FightCreateForm(
+        membership.campaign, request.POST or None, initial=initial, conflict=conflict
+    )
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -47,6 +51,7 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 campaign=membership.campaign, actor=membership.user, session=d["session"],
                 title=d["title"], characters=form.chosen(), extras=d["extras"],
                 surprised=form.surprised(), cap=d["cap"], fate_pot=d["fate_pot"],
+                from_conflict=conflict,
             )  # fmt: skip
         except FightError as error:
             form.add_error(None, str(error))
@@ -54,6 +59,7 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"“{fight.title}” is on: everyone rolls Quickness.")
             return redirect(fight)
     context = {"campaign": membership.campaign, "membership": membership, "form": form}
+    context["conflict"] = conflict
     return render(request, "conflicts/combat/new.html", context)
 
 

@@ -127,6 +127,7 @@ __all__ = [
     "main",
     "new_fight",
     "quickness_needed",
+    "rounds_fought",
     "up",
     "view_for",
     "visible_cards",
@@ -1053,26 +1054,39 @@ def _end_round(state: FightState, move: EndRound, rng: random.Random | None) -> 
 def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> Outcome:
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is already over.")
+    rounds = rounds_fought(state)
     cards: list[Card] = [p.card for p in state.table]
     fresh = []
     for c in state.combatants:
         cards += list(c.hand) + ([c.sleeve] if c.sleeve is not None else [])
         fresh.append(replace(c, hand=(), sleeve=None, extended=None))
     draws = tuple(replace(d, revealed=True) for d in state.fate_draws)
-    # A round counts once it is dealt: after "End round 3" the state is in round 4's Quickness.
-    fought = state.round - 1 if state.phase == Phase.QUICKNESS else state.round
     state = replace(
         state,
         phase=Phase.OVER,
+        round=max(rounds, 1),  # the last round dealt, not the one opened after it
         combatants=tuple(fresh),
         deck=state.deck.discard(cards),
         table=(),
         under_way=False,
         fate_draws=draws,
     )
-    if fought == 0:
-        return Outcome(state, ("The fight ends before its first round is dealt.",))
-    return Outcome(state, (f"The fight ends after {fought} round{'s' if fought != 1 else ''}.",))
+    return Outcome(state, (_fight_ends_line(rounds),))
+
+
+def rounds_fought(state: FightState) -> int:
+    """How many rounds were dealt (R31). ``round`` is the round being played: once a round ends
+    it already counts the next one, which is open for Quickness but not dealt yet. A fight that
+    is over keeps the last round dealt (``EndFight`` sets it back)."""
+    if state.phase == Phase.QUICKNESS:
+        return state.round - 1
+    return state.round
+
+
+def _fight_ends_line(rounds: int) -> str:
+    if rounds == 0:
+        return "The fight ends before a card is dealt."
+    return f"The fight ends after {rounds} round{'' if rounds == 1 else 's'}."
 
 
 _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]] = {

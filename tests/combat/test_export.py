@@ -68,3 +68,30 @@ def test_r27_a_bad_dice_spec_in_a_file_is_refused_with_its_place(
         p.startswith("characters[0].quickness_dice:") and "no d7" in p
         for p in refused.value.problems
     )
+
+
+def test_r31_the_record_counts_the_rounds_dealt_not_the_round_opened_after_the_last(
+    table: FightTable, dealer: User, cids: dict[str, str]
+) -> None:
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    rig(table.fight, "RJ 9♣ 3♦ K♥ 4♣ Q♠ 7♦ J♦ 2♥")
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-round")
+    table.ok(dealer, "end-fight")
+    [record] = campaign_export(table.fight.campaign)["fights"]
+    assert record["rounds"] == 1
+    assert record["timeline"][-1]["text"] == "The fight ends after 1 round."
+    session_page = table.page(dealer, f"/c/{table.fight.campaign.slug}/sessions/1/")
+    assert "over after round 1<" in session_page
+
+
+def test_r31_a_fight_ended_mid_countdown_counts_the_round_under_way(
+    table: FightTable, dealer: User, cids: dict[str, str]
+) -> None:
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-fight")
+    [record] = campaign_export(table.fight.campaign)["fights"]
+    assert record["rounds"] == 1

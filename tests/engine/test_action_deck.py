@@ -35,6 +35,7 @@ from conflicts.engine.action_deck import (
     in_action_order,
     new_fight,
     quickness_needed,
+    rounds_fought,
     up,
 )
 from conflicts.engine.cards import BLACK_JOKER, FULL_DECK, RED_JOKER, Deck, parse_card
@@ -498,21 +499,6 @@ def test_the_fight_ends_and_every_card_goes_to_the_discards() -> None:
     refused(out.state, EndFight(), "already over")
 
 
-def test_the_fight_counts_the_rounds_it_dealt_R31() -> None:
-    """After "End round 1" the fight stands in round 2's Quickness rolls, which is no round
-    fought yet: ending it there says one round, not two."""
-    state = fight(jim(), kate())
-    assert step(state, EndFight()).events == ("The fight ends before its first round is dealt.",)
-    state = dealt(state, {JIM: 9, KATE: 5}, TOP).state
-    assert step(state, EndFight()).events == ("The fight ends after 1 round.",)
-    state = step(state, EndRound()).state
-    assert state.round == 2
-    assert step(state, EndFight()).events == ("The fight ends after 1 round.",)
-    state = stacked(totals(state, {JIM: 9, KATE: 5}), TOP)
-    state = step(step(state, DealRound()).state, EndRound()).state
-    assert step(state, EndFight()).events == ("The fight ends after 2 rounds.",)
-
-
 def test_moves_in_the_wrong_phase_are_refused_in_plain_words() -> None:
     state = fight()
     refused(state, Act(JIM), "not been dealt")
@@ -663,3 +649,29 @@ def test_r25_an_unplayed_red_joker_is_discarded_at_the_end_of_the_round() -> Non
     assert RED_JOKER in out.state.deck.discards
     assert "Not played by Kate, to the discards: RJ 3♠ (it drew a" in " ".join(out.events)
     assert out.state.fate_draws[0].revealed  # the joker is public now: so is its draw
+
+
+def test_it_counts_the_rounds_dealt_when_the_fight_ends_between_rounds() -> None:
+    """R31: after round 3 ends the next round is open but not dealt; the fight lasted 3."""
+    state = fight()
+    for _ in range(3):
+        state = dealt(state, TOTALS, TOP).state
+        state = step(state, EndRound()).state
+    assert state.round == 4
+    out = step(state, EndFight())
+    assert "The fight ends after 3 rounds." in out.events
+    assert out.state.round == 3  # the session page's "over after round 3"
+    assert rounds_fought(out.state) == 3
+
+
+def test_it_counts_the_round_under_way_when_the_fight_ends_mid_countdown() -> None:
+    """R31: ending during round 1's countdown: one round fought, in the singular."""
+    state = dealt(fight(), TOTALS, TOP).state
+    out = step(state, EndFight())
+    assert "The fight ends after 1 round." in out.events
+    assert rounds_fought(out.state) == 1
+
+
+def test_it_says_no_round_was_dealt_when_the_fight_ends_before_the_first_deal() -> None:
+    out = step(fight(), EndFight())
+    assert "The fight ends before a card is dealt." in out.events
