@@ -147,8 +147,19 @@ def _traits(row: Any) -> tuple[str, ...]:
     return tuple(row.character.traits) if row.character is not None else ()
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def _frozen(value: Any) -> Hashable:
+    if isinstance(value, _PLAIN):
+        return value
     if is_dataclass(value) and not isinstance(value, type):
+        if type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            try:  # a frozen value (a card) is its own key: equal only to an equal value
+                hash(value)
+                return (type(value).__name__, value)
+            except TypeError:  # it holds a list: frozen field by field below
+                pass
         return (
             type(value).__name__,
             *((f.name, _frozen(getattr(value, f.name))) for f in fields(value)),
