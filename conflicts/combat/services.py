@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -23,13 +23,11 @@ from django.db.models import Max
 from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character
 from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat
-
-if TYPE_CHECKING:
-    from conflicts.models import Conflict
 from conflicts.engine import action_deck as engine
 from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
 from conflicts.engine.fight_serial import state_from_data, state_to_data
+from conflicts.models import Conflict, Event
 
 MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
 
@@ -188,7 +186,28 @@ def fight_create(
             for i, text in enumerate(lines, start=1)
         )
         GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
+        if from_conflict is not None:
+            _tell_the_conflict(
+                from_conflict.pk, actor, f"This turns into a gunfight: “{fight.title}”."
+            )
     return fight
+
+
+def _tell_the_conflict(conflict_id: int, actor: User, text: str) -> None:
+    """A line on the conflict's timeline, its version moved on and announced on commit, so every
+    open screen of the conflict shows it live, with the link to the fight (R32's mirror). Locked
+    like a move: the line's number cannot clash with one a move writes at the same time."""
+    from dustdevils.live import broadcast as live
+
+    conflict = Conflict.objects.select_for_update(of=("self",)).get(pk=conflict_id)
+    conflict.version += 1
+    conflict.save(update_fields=["version", "last_move_at"])
+    last = conflict.events.aggregate(last=Max("seq"))["last"] or 0
+    Event.objects.create(
+        conflict=conflict, seq=last + 1, version=conflict.version, actor=actor, text=text
+    )
+    table, version = f"conflict-{conflict.pk}", conflict.version
+    transaction.on_commit(lambda: live.publish(table, version))
 
 
 # --- Moves ---------------------------------------------------------------------------------------

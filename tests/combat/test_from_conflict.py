@@ -64,6 +64,42 @@ def test_it_records_the_conflict_the_fight_broke_out_of(
     assert first.text == "The conflict “Standoff at the bank” turns into a gunfight."
 
 
+def test_the_conflicts_screens_hear_of_it_live_with_a_line_on_its_timeline(
+    standoff: Conflict, campaign: Any, dealer: User, session: GameSession, pc_a: Any, npc: Any,
+    player_a: User, client: Client, django_capture_on_commit_callbacks: Any,
+) -> None:  # fmt: skip
+    """Every open screen of the conflict moves on (its version, announced once the fight is
+    committed) and shows the line and the link to the fight."""
+    from django.test import override_settings
+
+    from dustdevils.live import broadcast as live
+
+    before = standoff.version
+    heard: list[tuple[str, int]] = []
+    unsubscribe = live.subscribe(lambda table, version: heard.append((table, version)))
+    try:
+        with (
+            override_settings(BROADCASTER="inprocess"),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            fight = fight_create(
+                campaign=campaign, actor=dealer, session=session, title="Lead at the bank",
+                characters=[pc_a, npc], rng=random.Random(3), from_conflict=standoff,
+            )  # fmt: skip
+            assert heard == []  # not before the commit
+    finally:
+        unsubscribe()
+    assert (f"conflict-{standoff.pk}", before + 1) in heard
+    standoff.refresh_from_db()
+    assert standoff.version == before + 1
+    line = standoff.events.order_by("-seq").first()
+    assert line is not None
+    assert line.text == "This turns into a gunfight: “Lead at the bank”."
+    client.force_login(player_a)
+    page = client.get(standoff.get_absolute_url()).content.decode()
+    assert fight.get_absolute_url() in page
+
+
 def test_it_refuses_a_conflict_of_another_campaign_writing_nothing(
     standoff: Conflict, dealer: User, outsider: User, pc_a: Any, npc: Any
 ) -> None:
