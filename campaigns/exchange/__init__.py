@@ -4,7 +4,8 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
 
     {
       "format": "dustdevils.campaign", "version": 2,   # version 1 files are read too
-      "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool},
+      "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool,
+                   "kind": "one_off" (only for a one-off table)},
       "members": [{"username", "role": "dealer" | "player"}],
       "characters": [{
         "key": "gentleman-jim-harris",          # stable id within the file

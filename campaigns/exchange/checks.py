@@ -27,7 +27,7 @@ from campaigns.exchange.reading import (
     entry_at,
     shown,
 )
-from campaigns.models import GameSession, Membership
+from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character, ChipEntry
 from characters.rules import ATTRIBUTES
 from conflicts.engine.conflict import IllegalMove
@@ -67,7 +67,7 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
     c = Checker()
     # fights: a record, not imported; conflicts: since version 2
     top = c.fields(data, "", _TOP, optional=("fights", "conflicts"))
-    info = c.object_at(top, "campaign", "", _CAMPAIGN)
+    info = c.object_at(top, "campaign", "", _CAMPAIGN, optional=("kind",))  # kind: one-off
     slug = c.text_at(info, "slug", "campaign", limit=130, required=True)
     if slug.strip() and not SLUG.match(slug):
         c.fail("campaign.slug", "may hold only letters, digits, - and _")
@@ -78,6 +78,8 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
             "setting": c.text_at(info, "setting", "campaign", limit=200),
             "pitch": c.text_at(info, "pitch", "campaign"),
             "winner_bonus": c.flag_at(info, "winner_bonus", "campaign"),
+            "kind": c.choice_at(info, "kind", "campaign", Campaign.Kind.values)
+            or Campaign.Kind.CAMPAIGN,
         }
     )
     plan.members = _members(c, c.list_at(top, "members", ""))

@@ -70,6 +70,7 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
             "setting": campaign.setting,
             "pitch": campaign.pitch,
             "winner_bonus": campaign.winner_bonus,
+            **({"kind": campaign.kind} if campaign.is_one_off else {}),  # a one-off table
         },
         "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
         "characters": [_character(c, keys[c.pk]) for c in characters],

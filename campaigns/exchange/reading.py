@@ -162,8 +162,11 @@ class Checker:
         )
         return value
 
-    def object_at(self, obj: dict[str, Any], key: str, path: str, names: tuple[str, ...]) -> Any:
-        return self.fields(obj.get(key, _MISSING), name_at(path, key), names)
+    def object_at(
+        self, obj: dict[str, Any], key: str, path: str, names: tuple[str, ...],
+        optional: tuple[str, ...] = (),
+    ) -> Any:  # fmt: skip
+        return self.fields(obj.get(key, _MISSING), name_at(path, key), names, optional)
 
     def text(self, value: Any, path: str, *, limit: int = 0, required: bool = False) -> str:
         if not isinstance(value, str):

@@ -297,3 +297,28 @@ def test_no_one_off_page_shows_a_card_its_viewer_may_not_see(
         )
         game.refresh_from_db()
     assert state_of(game).phase == g.Phase.OVER
+
+
+def test_a_one_off_tables_file_imports_back_as_a_one_off_table(
+    full_table: Campaign, host: User
+) -> None:
+    """The campaign file says ``"kind": "one_off"`` (a campaign's says nothing), so an import
+    brings a one-off table back as one, not as a campaign with Dust Devils pages."""
+    from campaigns.exchange import campaign_export, campaign_import
+
+    data = campaign_export(full_table)
+    assert data["campaign"]["kind"] == "one_off"
+    result = campaign_import(data, dealer=host, seat_members=False)
+    assert result.campaign.kind == Campaign.Kind.ONE_OFF
+    assert result.campaign.pk != full_table.pk
+    data["campaign"]["kind"] = "tavern"
+    from campaigns.exchange import ImportRefused
+
+    with pytest.raises(ImportRefused, match=r"campaign\.kind: must be one of"):
+        campaign_import(data, dealer=host, seat_members=False)
+
+
+def test_a_campaigns_file_says_no_kind(campaign: Any) -> None:
+    from campaigns.exchange import campaign_export
+
+    assert "kind" not in campaign_export(campaign)["campaign"]
