@@ -101,16 +101,17 @@ def invite_accept(*, token: str, user: User) -> Membership:
             .first()
         )
         if invite is None:
-            raise CampaignError("That invitation link is not valid. Ask the Dealer for a new one.")
+            raise CampaignError("That invitation link is not valid. Ask for a new one.")
         existing = Membership.objects.filter(campaign=invite.campaign, user=user).first()
         if existing is not None:
             return existing  # already seated: following the link again changes nothing
+        who = "The host" if invite.campaign.is_one_off else "The Dealer"
         if invite.status == "revoked":
-            raise CampaignError("The Dealer has withdrawn that invitation.")
+            raise CampaignError(f"{who} has withdrawn that invitation.")
         if invite.status == "used":
             raise CampaignError("That invitation has already been used. Ask for a new one.")
         if invite.status == "expired":
-            raise CampaignError("That invitation has expired. Ask the Dealer for a new one.")
+            raise CampaignError(f"That invitation has expired. Ask {who.lower()} for a new one.")
         invite.used_at = timezone.now()
         invite.used_by = user
         invite.save(update_fields=["used_at", "used_by"])

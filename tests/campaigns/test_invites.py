@@ -217,7 +217,7 @@ def test_it_is_single_use(
     ("spoil", "words"),
     [
         ("expire", "It has expired"),
-        ("revoke", "The Dealer has withdrawn it"),
+        ("revoke", "It has been withdrawn"),
     ],
 )
 def test_it_refuses_a_dead_invitation_in_plain_words(

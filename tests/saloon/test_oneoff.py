@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.models import User
@@ -143,7 +144,10 @@ def test_an_anonymous_guest_is_sent_to_log_in_and_back(host: User) -> None:
     table = oneoff_create(host=host)
     link = invite_link(client_for(host), table)
     anonymous = Client()
-    assert "Log in to take your seat" in anonymous.get(link).content.decode()
+    page = anonymous.get(link).content.decode()
+    assert "Log in to take your seat" in page
+    path = link.removeprefix("http://testserver")
+    assert page.count(f'href="/accounts/login/?next={quote(path)}"') == 2  # the header's too
     response = anonymous.post(link)
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
@@ -166,6 +170,27 @@ def test_the_lobby_shows_each_link_once(host: User) -> None:
     first, second = invite_link(client, table), invite_link(client, table)
     assert first != second
     assert first not in client.get(lobby(table)).content.decode()
+
+
+def test_the_host_sees_the_links_made_so_far_and_withdraws_one(
+    host: User, guests: list[User]
+) -> None:
+    """The lobby leads to the campaigns' own invitations page (who used which link, withdraw an
+    unused one); a withdrawn link says the host withdrew it, not a Dealer."""
+    from campaigns.models import Invite
+
+    table = oneoff_create(host=host)
+    client = client_for(host)
+    link = invite_link(client, table)
+    invites = reverse("campaigns:invites", args=[table.slug])
+    assert invites in client.get(lobby(table)).content.decode()
+    assert client.get(invites).status_code == 200
+    invite = Invite.objects.get(campaign=table)
+    client.post(reverse("campaigns:invite_revoke", args=[table.slug, invite.pk]))
+    page = client_for(guests[0]).get(link).content.decode()
+    assert "It has been withdrawn." in page
+    assert "Ask whoever sent it for a new link." in page
+    assert not Membership.objects.filter(campaign=table, user=guests[0]).exists()
 
 
 # --- The lobby and starting a game ------------------------------------------------------------
