@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from dustdevils.idempotency import MoveKeyBase
+
 
 class Side(models.TextChoices):
     """The sides of a conflict (R14, R18): a hand's ``side`` in the engine's state."""
@@ -125,21 +127,16 @@ class Event(models.Model):
         return self.text
 
 
-class MoveKey(models.Model):
+class MoveKey(MoveKeyBase):
     """An idempotency key: a repeated submit (a double click) is recognised and changes nothing."""
 
     conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["conflict", "key"], name="move_key_once"),
             models.CheckConstraint(condition=~Q(key=""), name="move_key_not_empty"),
         ]
-
-    def __str__(self) -> str:
-        return self.key
 
 
 class Snapshot(models.Model):

@@ -2,12 +2,15 @@
 
 Each form prints a fresh key in a hidden ``key`` field; the service that carries the form out
 stores the key beside its write, under a lock, and recognises a key it has seen (the chip
-ledger: ``characters.services.claim_key``; a conflict's moves: ``conflicts.models.MoveKey``).
+ledger: ``characters.services.claim_key``; a table's moves: ``first_submit`` with the table's
+``MoveKeyBase``).
 """
 
 from __future__ import annotations
 
 import secrets
+
+from django.db import models
 
 KEY_FIELD = "key"
 
@@ -25,3 +28,31 @@ def key_of(data: object) -> str:
     get = getattr(data, "get", None)
     value = get(KEY_FIELD, "") if get is not None else ""
     return str(value)[:64]
+
+
+class MoveKeyBase(models.Model):
+    """A table's stored idempotency key (``conflicts.MoveKey``, ``FightMoveKey``,
+    ``SaloonMoveKey``): each names its table with a foreign key and keeps a key once per table
+    (a named ``UniqueConstraint``)."""
+
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def first_submit(keys: type[MoveKeyBase], key: str, **table: models.Model) -> bool:
+    """Store ``key`` for ``table`` (e.g. ``conflict=conflict``); False when it is there already:
+    a double click whose first submit committed. Call it under the table's row lock (no other
+    move of that table claims a key in between; the unique constraint stands guard all the
+    same), inside the move's transaction: a move that is then refused rolls the key back with
+    everything else, so the same form can be sent again."""
+    key = key[:64]
+    if keys._default_manager.filter(key=key, **table).exists():
+        return False
+    keys._default_manager.create(key=key, **table)
+    return True

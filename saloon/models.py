@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from dustdevils.idempotency import MoveKeyBase
+
 
 class Saloon(models.Model):
     """One game. ``state`` is the engine's state (saloon.engine.serial); every move locks this
@@ -103,18 +105,13 @@ class SaloonLine(models.Model):
         return self.text
 
 
-class SaloonMoveKey(models.Model):
+class SaloonMoveKey(MoveKeyBase):
     """An idempotency key: a repeated submit (a double click) is recognised and changes nothing."""
 
     saloon = models.ForeignKey(Saloon, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["saloon", "key"], name="saloon_move_key_once"),
             models.CheckConstraint(condition=~Q(key=""), name="saloon_move_key_not_empty"),
         ]
-
-    def __str__(self) -> str:
-        return self.key

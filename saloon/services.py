@@ -20,6 +20,7 @@ from django.db.models import Max
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create, invite_create
 from conflicts.engine.cards import system_rng
+from dustdevils.idempotency import first_submit
 from dustdevils.live import broadcast as live
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
@@ -121,10 +122,8 @@ def saloon_move(
             .select_related("campaign")
             .get(pk=saloon_id, campaign=campaign)
         )
-        if key:
-            if SaloonMoveKey.objects.filter(saloon=saloon, key=key[:64]).exists():
-                return saloon  # a double click: the first submit already did it
-            SaloonMoveKey.objects.create(saloon=saloon, key=key[:64])
+        if key and not first_submit(SaloonMoveKey, key, saloon=saloon):
+            return saloon  # a double click: the first submit already did it
         if version is not None and version != saloon.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
         seat = SaloonSeat.objects.filter(saloon=saloon, user=user).first()

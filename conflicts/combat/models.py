@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from dustdevils.idempotency import MoveKeyBase
+
 
 class Fight(models.Model):
     """One fight, from the first Quickness roll to its end. ``state`` is
@@ -121,18 +123,13 @@ class FightEvent(models.Model):
         return self.text
 
 
-class FightMoveKey(models.Model):
+class FightMoveKey(MoveKeyBase):
     """An idempotency key: a repeated submit (a double click) is recognised and changes nothing."""
 
     fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["fight", "key"], name="fight_move_key_once"),
             models.CheckConstraint(condition=~Q(key=""), name="fight_move_key_not_empty"),
         ]
-
-    def __str__(self) -> str:
-        return self.key

@@ -28,6 +28,7 @@ from conflicts.engine.cards import system_rng
 from conflicts.engine.dice import DiceSpec, check_tn, parse_dice, roll
 from conflicts.engine.fight_serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event
+from dustdevils.idempotency import first_submit
 
 MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
 
@@ -233,11 +234,9 @@ def fight_move(
             .get(pk=fight_id, campaign_id=membership.campaign_id)
         )
         fight.campaign = membership.campaign  # the same row, read with the membership
-        if key:
-            if FightMoveKey.objects.filter(fight=fight, key=key[:64]).exists():
-                return fight  # a double click: the first submit already did it (the row lock
-                # keeps a second one from getting here before the first commits)
-            FightMoveKey.objects.create(fight=fight, key=key[:64])
+        if key and not first_submit(FightMoveKey, key, fight=fight):
+            return fight  # a double click: the first submit already did it (the row lock
+            # keeps a second one from getting here before the first commits)
         if version is not None and version != fight.version:
             raise StaleMove("The fight has moved on since that page was loaded; here it is now.")
         seats = {s.cid: s for s in fight.seats.select_related("character")}

@@ -25,6 +25,7 @@ from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
 from conflicts.services.errors import ConflictError, StaleMove
 from conflicts.services.results import apply_results
+from dustdevils.idempotency import first_submit
 
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
@@ -97,7 +98,7 @@ def conflict_move_read(
         if read is None:
             raise Conflict.DoesNotExist("No such conflict in this campaign.")
         conflict = read.conflict
-        if key and not _claim(conflict, key):
+        if key and not first_submit(MoveKey, key, conflict=conflict):
             return read  # a double click: the first submit already did it
         if version is not None and version != conflict.version:
             raise StaleMove("The table has moved on since that page was loaded; here it is now.")
@@ -155,19 +156,6 @@ def conflict_move_read(
             timeline=read.timeline
             + tuple(TimelineEntry(e.seq, e.version, e.text, e.created_at, actor) for e in written),
         )
-
-
-def _claim(conflict: Conflict, key: str) -> bool:
-    """Store the move's idempotency key; False when it is already there (a double click whose
-    first submit committed). Under the conflict's row lock, so no other move of this conflict
-    claims a key in between (the unique constraint stands guard all the same). Inside the
-    move's transaction: a move that is then refused rolls the key back with everything else,
-    so the same form can be sent again."""
-    key = key[:64]
-    if MoveKey.objects.filter(conflict=conflict, key=key).exists():
-        return False
-    MoveKey.objects.create(conflict=conflict, key=key)
-    return True
 
 
 def _with_current_values(
