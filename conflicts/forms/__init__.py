@@ -1,0 +1,11 @@
+"""Forms for the conflict screens, by what they do:
+
+- ``moves``: one small form per table move (``ACTIONS``), each with the table's version and an
+  idempotency key; the engine checks the rules;
+- ``setup``: setting a conflict up (``ConflictCreateForm``).
+"""
+
+from conflicts.forms.moves import ACTIONS, AdviceForm, MoveForm, problem_of
+from conflicts.forms.setup import ConflictCreateForm
+
+__all__ = ["ACTIONS", "AdviceForm", "ConflictCreateForm", "MoveForm", "problem_of"]
