@@ -1,6 +1,8 @@
 """Reads for the conflict screens, by what a reader looks for:
 
 - ``view``: ``conflict_view``, the ONE place a template gets cards from (R10), and the lists;
+- ``hands``: one hand's row as this viewer may see it (the cards filtered by the ``show`` it
+  is given);
 - ``rows``: what its context holds (plain rows, cards only as ``CardView``) and the labels;
 - ``advice``: the odds meter and the discard advisor, from the viewer's own hand alone;
 - ``steps``: what comes next, in plain words (the Dealer's NEXT banner, a player's line);
