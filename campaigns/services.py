@@ -115,9 +115,11 @@ def invite_accept(*, token: str, user: User) -> Membership:
         invite.used_at = timezone.now()
         invite.used_by = user
         invite.save(update_fields=["used_at", "used_by"])
-        return Membership.objects.create(
+        seat = Membership.objects.create(
             campaign=invite.campaign, user=user, role=Membership.Role.PLAYER
         )
+        campaign_page.announce(invite.campaign_id)  # a one-off table's lobby shows the arrival
+    return seat
 
 
 def member_remove(*, membership: Membership) -> None:

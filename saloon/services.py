@@ -22,6 +22,7 @@ from campaigns.services import campaign_create, invite_create
 from conflicts.engine.cards import system_rng
 from dustdevils.idempotency import first_submit
 from dustdevils.live import broadcast as live
+from dustdevils.live import campaign_stream as campaign_page
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
@@ -100,6 +101,7 @@ def saloon_create(
         )
         opening = g.Entry("rule", f"{display_name(actor)} starts a game: Death enters the saloon.")
         _append(saloon, (opening, *outcome.entries), actor, outcome.state.deal)
+        campaign_page.announce(campaign.pk)  # the lobby lists the game (and its seats) live
     return saloon
 
 

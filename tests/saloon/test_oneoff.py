@@ -227,10 +227,39 @@ def test_the_lobby_is_asked_again_by_htmx_for_its_list_only(
     response = client_for(host).get(lobby(full_table), HTTP_HX_REQUEST="true")
     page = response.content.decode()
     assert page.lstrip().startswith('<div id="lobby"')
-    assert 'hx-trigger="every 4s"' in page
+    assert 'hx-trigger="sse:changed, every 30s"' in page
     assert "<html" not in page
     assert "Ruth" in page
     assert "Cole" in page
+
+
+def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
+    host: User, guests: list[User], django_capture_on_commit_callbacks: Any
+) -> None:
+    """The lobby connects to the campaign's stream, which says "changed" (on commit) when someone
+    comes in by a link and when a game starts there."""
+    from django.test import override_settings
+
+    from dustdevils.live import broadcast as live
+
+    table = oneoff_create(host=host)
+    page = client_for(host).get(lobby(table)).content.decode()
+    assert f'sse-connect="{reverse("campaigns:stream", args=[table.slug])}"' in page
+    heard: list[str] = []
+    unsubscribe = live.subscribe(lambda channel, version: heard.append(channel))
+    try:
+        with override_settings(BROADCASTER="inprocess"):
+            for guest in guests:
+                with django_capture_on_commit_callbacks(execute=True):
+                    client_for(guest).post(invite_link(client_for(host), table))
+            assert heard.count(f"campaign-{table.pk}") == 2
+            with django_capture_on_commit_callbacks(execute=True):
+                saloon_create(
+                    campaign=table, actor=host, players=[host, *guests], rng=random.Random(3)
+                )
+            assert heard.count(f"campaign-{table.pk}") == 3
+    finally:
+        unsubscribe()
 
 
 # --- Scoping ----------------------------------------------------------------------------------
