@@ -88,6 +88,11 @@ class Viewer:
     csrf_token: str
 
 
+def open_here(kind: str) -> set[int]:
+    """The ids of the tables of ``kind`` with a screen open in this process."""
+    return {int(t.removeprefix(f"{kind}-")) for t in live.watched(f"{kind}-")}
+
+
 def in_worker(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """``function`` in a worker thread that closes its connections afterwards, so an idle
     stream never keeps one open."""
@@ -131,8 +136,7 @@ class LiveTable(Generic[R]):
         return f"{self.kind}-{table_id}"
 
     def open_here(self) -> set[int]:
-        """The tables of this kind with a screen open in this process."""
-        return {int(t.removeprefix(f"{self.kind}-")) for t in live.watched(f"{self.kind}-")}
+        return open_here(self.kind)
 
     async def open(
         self, request: HttpRequest, slug: str, table_id: int, *, as_table: bool
@@ -242,8 +246,7 @@ class SharedReads(Generic[R]):
         known = self._latest.get(table_id)
         if known is None or data.version >= known.version:
             self._latest[table_id] = data
-        open_here = {int(t.removeprefix(f"{self._kind}-")) for t in live.watched(f"{self._kind}-")}
-        for closed in self._latest.keys() - open_here:  # no screen of it left in this process
+        for closed in self._latest.keys() - open_here(self._kind):  # no screen of it open here
             del self._latest[closed]
         return data
 
