@@ -12,7 +12,7 @@ class CampaignsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        from dustdevils.live.campaign_stream import conflict_saved
+        from campaigns.streams import conflict_saved
 
         # A conflict set up or ended tells the campaign page (the running-conflict link).
         post_save.connect(

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from django import forms
 
 from campaigns.models import Campaign, Note
-from campaigns.starters import FORM_CHOICES
+from campaigns.starters import form_choices
 from characters.models import Character
 
 
@@ -25,7 +25,7 @@ class CampaignForm(forms.Form):
     )
     starter = forms.ChoiceField(
         label="Start from",
-        choices=[("", "An empty table"), *FORM_CHOICES.items()],
+        choices=form_choices,  # a callable: the starters registered at start-up
         required=False,
         initial="",
         widget=forms.RadioSelect,

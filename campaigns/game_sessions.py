@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from campaigns import streams as campaign_page
 from campaigns.models import Campaign, GameSession, JobRun, Membership, SessionEvent
 from campaigns.recovery import names_for_the_log, recover_session
 from campaigns.selectors import display_name
@@ -29,7 +30,6 @@ from campaigns.services import CampaignError
 from characters.models import Character, SessionSnapshot
 from characters.rules import ATTRIBUTES
 from conflicts.models import Conflict
-from dustdevils.live import campaign_stream as campaign_page
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from campaigns import streams as campaign_page
 from campaigns.models import (
     Campaign,
     DevilRating,
@@ -23,7 +24,6 @@ from campaigns.models import (
     hash_token,
 )
 from characters.models import Character
-from dustdevils.live import campaign_stream as campaign_page
 
 INVITE_DAYS = 7
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from campaigns.streams import campaign_stream
 from campaigns.views import game_sessions, seats, table
-from dustdevils.live.campaign_stream import campaign_stream
 
 app_name = "campaigns"
 

@@ -8,8 +8,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from cards.dice import DiceSpec, parse_dice
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTES, max_knacks
-from conflicts.engine.dice import DiceSpec, parse_dice
 
 
 def _attribute_constraints() -> list[models.BaseConstraint]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import path
 
+from characters.streams import character_stream
 from characters.views import chips, sheets
-from dustdevils.live.character_stream import character_stream
 
 app_name = "characters"
 

@@ -55,7 +55,7 @@ class Conflict(models.Model):
     )  # R20: "Deal again"
     # R32: a conflict that settles an action of a fight, and the round it was started in.
     fight = models.ForeignKey(
-        "conflicts.Fight",
+        "fights.Fight",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -156,18 +156,3 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conflict} at version {self.version}"
-
-
-# The fight's models live in their sub-package; importing them here registers them in this app.
-from conflicts.combat.models import Fight, FightEvent, FightMoveKey, FightSeat  # noqa: E402
-
-__all__ = [
-    "Conflict",
-    "Event",
-    "Fight",
-    "FightEvent",
-    "FightMoveKey",
-    "FightSeat",
-    "MoveKey",
-    "Seat",
-]

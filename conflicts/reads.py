@@ -18,18 +18,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
-from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
-from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
 
 from campaigns.models import Campaign, GameSession, Membership
-from characters.models import Character, Knack
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
-from conflicts.models import Conflict, Event, Fight, Seat
-from dustdevils.memo import bounded
+from conflicts.models import Conflict, Event, Seat
+from fights.models import Fight
 
 
 @dataclass(frozen=True)
@@ -91,35 +88,6 @@ def seats_of(conflict_id: int) -> tuple[Seat, ...]:
     )
 
 
-@bounded(1024)
-def _seats_at(conflict_id: int, stamp: str) -> tuple[Seat, ...]:
-    """The seats as read at ``stamp``: the row versions of every row behind them. The seats
-    (half the cost of a table's read) change rarely — a sheet saved, chips spent — while a
-    busy table is read at every move by every process with a screen of it. The instances are
-    shared: nothing may change them (a service that writes a character reads its own)."""
-    return seats_of(conflict_id)
-
-
-@bounded(1)
-def _seats_stamp_sql() -> str:
-    """PostgreSQL's row versions (``xmin``) of a conflict's seats, their characters, players
-    and knacks, in one string: any write to any of those rows — by the app, ``.update()``, the
-    admin or a raw statement — gives a new one."""
-    q = connection.ops.quote_name
-    seat, character, user, knack, conflict = (
-        q(Seat._meta.db_table), q(Character._meta.db_table), q(User._meta.db_table),
-        q(Knack._meta.db_table), q(Conflict._meta.db_table),
-    )  # fmt: skip
-    return (
-        "SELECT coalesce(string_agg(s.id::text || '.' || s.xmin::text || '.' "
-        "|| coalesce(c.xmin::text, '') || '.' || coalesce(u.xmin::text, '') || '.' || "
-        f"coalesce((SELECT string_agg(k.id::text || '.' || k.xmin::text, ',' ORDER BY k.id) "
-        f"FROM {knack} k WHERE k.character_id = c.id), ''), ';' ORDER BY s.id), '') "
-        f"FROM {seat} s LEFT JOIN {character} c ON c.id = s.character_id "
-        f"LEFT JOIN {user} u ON u.id = c.player_id WHERE s.conflict_id = {conflict}.id"
-    )
-
-
 # What a timeline line shows (and the key its prefetch is grouped by).
 TIMELINE_FIELDS = (
     "conflict", "seq", "version", "text", "created_at", "actor__first_name", "actor__username",
@@ -150,8 +118,6 @@ def _table() -> QuerySet[Conflict]:
             Fight.objects.filter(from_conflict=OuterRef("pk")).order_by("-pk").values("pk")[:1]
         )
     )
-    if connection.vendor == "postgresql":  # the one database with row versions to key on
-        conflicts = conflicts.annotate(seats_stamp=RawSQL(_seats_stamp_sql(), ()))
     return conflicts
 
 
@@ -177,11 +143,10 @@ def table_read(
     conflict = next(iter(_table().filter(**where)), None)
     if conflict is None:
         return None
-    stamp: str | None = getattr(conflict, "seats_stamp", None)
     over = conflict.phase in Conflict.OVER
     return TableRead(
         conflict=conflict,
-        seats=_seats_at(conflict.pk, stamp) if stamp is not None else seats_of(conflict.pk),
+        seats=seats_of(conflict.pk),
         roles={m.user_id: m.role for m in conflict.campaign.memberships.all()},
         timeline=tuple(
             TimelineEntry(

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from conflicts import views
-from conflicts.combat.urls import urlpatterns as fight_urls
-from dustdevils.live import conflict_streams as streams
+from conflicts import streams, views
 
 app_name = "conflicts"
 
@@ -29,5 +27,4 @@ urlpatterns: list[URLPattern] = [
     # Every table move, by name (conflicts.forms.ACTIONS): always a POST.
     path(ONE + "move/<slug:action>/", views.act, name="move"),
     path("rulings/", views.rulings, name="rulings"),
-    *fight_urls,  # combat rounds on the action deck (issue 17)
 ]

@@ -23,7 +23,7 @@ from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
-from conflicts.models import Conflict, Fight
+from conflicts.models import Conflict
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view, conflicts_of, events_at
 from conflicts.selectors.replay import replay_snapshots, replay_view
@@ -37,6 +37,7 @@ from conflicts.services import (
 )
 from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
+from fights.models import Fight
 
 
 @login_required

@@ -277,7 +277,9 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "conflicts",
+    "fights",
     "saloon",
+    "exchange",
 ]
 
 MIDDLEWARE = [
@@ -401,7 +403,7 @@ else:
     CELERY_TASK_EAGER_PROPAGATES = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Importing a campaign file (campaigns/exchange): refused, before it is parsed, beyond this
+# Importing a campaign file (exchange): refused, before it is parsed, beyond this
 # size; and beyond this many chip-ledger rows in all, before they are checked. A finished
 # conflict with its replay is 30–60 kB of the file, so 16 MB holds a long campaign's few hundred
 # conflicts (2 MB refused a campaign's own file after ~50); such a file imports in seconds.

@@ -8,14 +8,15 @@ from django.urls import include, path
 from dustdevils import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("campaigns.home_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("dustdevils.accounts.urls")),
     # Campaign pages, all scoped by membership through campaigns.access.
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
-    path("", include("campaigns.exchange.urls")),
+    path("", include("exchange.urls")),
     path("", include("conflicts.urls")),
+    path("", include("fights.urls")),
     path("", include("saloon.urls")),
     path("admin/", admin.site.urls),
 ]

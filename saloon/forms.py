@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from django.http import QueryDict
 
-from conflicts.engine.cards import Card, CardParseError, parse_card
+from cards.deck import Card, CardParseError, parse_card
 from dustdevils.idempotency import key_of
 from saloon.engine import game as g
 from saloon.services import SaloonError

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
-from conflicts.engine.cards import BLACK_JOKER, Card
+from cards.deck import BLACK_JOKER, Card
 from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.engine.serial import state_from_data

@@ -17,12 +17,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
+from campaigns import streams as campaign_page
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create, invite_create
-from conflicts.engine.cards import system_rng
+from cards.deck import system_rng
 from dustdevils.idempotency import first_submit
 from dustdevils.live import broadcast as live
-from dustdevils.live import campaign_stream as campaign_page
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat

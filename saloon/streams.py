@@ -15,6 +15,7 @@ from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from campaigns.access import membership_for
 from campaigns.models import Membership
 from dustdevils.idempotency import FreshKey
 from dustdevils.live.tables import LiveTable, Viewer
@@ -58,6 +59,7 @@ def _versions(ids: list[int]) -> list[tuple[int, int]]:
 
 SALOONS: LiveTable[Read] = LiveTable(
     kind="saloon",
+    admit=membership_for,
     load=load_read,
     panel=panel,
     versions=_versions,

@@ -1,18 +1,26 @@
-"""Boundaries the layout promises (DESIGN.md): the rules engine stays pure Python."""
+"""The layout's promises (docs/architecture.md), read from every module's own imports.
+
+From the bottom up: ``cards`` (pure: the deck, hands, odds, dice, IllegalMove); the engines
+(``conflicts.engine``, ``fights.engine``, ``saloon.engine``: pure, on ``cards``); the project
+package ``dustdevils`` (settings, accounts, the generic live protocol: it imports no app); the
+apps; ``exchange`` on top (it reads every app; no app imports it). No import circle anywhere,
+no file outside the engines over 400 lines, no database vendor check in app code.
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
-ENGINE_DIR = BASE_DIR / "conflicts" / "engine"
-
-# The engine may import the standard library, its own modules and small pure libraries,
-# but nothing of Django, of the services, nor of the apps that sit on top of it.
-FORBIDDEN = ("django", "dustdevils", "campaigns", "characters", "celery", "redis", "psycopg")
+PROJECT = ("dustdevils",)
+APPS = ("campaigns", "characters", "conflicts", "fights", "saloon", "exchange")
+PACKAGES = ("cards", *PROJECT, *APPS)
+ENGINES = ("conflicts/engine", "fights/engine", "saloon/engine")
+MAX_LINES = 400
 
 
 def package_of(path: Path) -> list[str]:
@@ -21,9 +29,14 @@ def package_of(path: Path) -> list[str]:
     return parts[:-1]
 
 
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(BASE_DIR).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def imported_modules(source: str, package: list[str]) -> set[str]:
-    """Every module ``source`` imports, relative imports resolved against ``package``;
-    ``from x import y`` yields both ``x`` and ``x.y`` (y may be a module)."""
+    """Every module ``source`` imports, inside functions too, relative imports resolved
+    against ``package``; ``from x import y`` yields both ``x`` and ``x.y`` (y may be a module)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -39,75 +52,71 @@ def imported_modules(source: str, package: list[str]) -> set[str]:
     return found
 
 
-def is_forbidden(module: str) -> bool:
-    top = module.split(".")[0]
-    if top in FORBIDDEN:
-        return True
-    # Inside the conflicts app only the engine itself may be imported (not models, views...).
-    return (
-        top == "conflicts" and module != "conflicts" and not module.startswith("conflicts.engine")
+def source_files(*tops: str) -> list[Path]:
+    return sorted(
+        path
+        for top in tops
+        for path in (BASE_DIR / top).rglob("*.py")
+        if "migrations" not in path.parts
     )
 
 
-def test_it_keeps_django_out_of_the_engine() -> None:
-    files = sorted(ENGINE_DIR.rglob("*.py"))
-    assert files, f"no engine modules found under {ENGINE_DIR}"
-    offences = [
+def imports_of(path: Path) -> set[str]:
+    return imported_modules(path.read_text(), package_of(path))
+
+
+def top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def offences(paths: list[Path], allowed: object) -> list[str]:
+    """``path imports module`` for every first-party (or Django-ish) import ``allowed`` refuses."""
+    return [
         f"{path.relative_to(BASE_DIR)} imports {module}"
-        for path in files
-        for module in sorted(imported_modules(path.read_text(), package_of(path)))
-        if is_forbidden(module)
+        for path in paths
+        for module in sorted(imports_of(path))
+        if not allowed(path, module)  # type: ignore[operator]
     ]
-    assert offences == []
 
 
-def test_it_catches_every_way_of_importing_django() -> None:
-    source = (
-        "import django\n"
-        "from django.db import models\n"
-        "from .. import models as m\n"
-        "from ..views import table\n"
-        "from .cards import Card\n"
-        "import dataclasses\n"
+# Nothing of these may reach a pure package: Django, services, the apps above.
+IMPURE = ("django", "celery", "redis", "psycopg", "dustdevils", *APPS)
+
+
+def test_cards_is_pure() -> None:
+    paths = source_files("cards")
+    assert paths
+    assert offences(paths, lambda _p, m: top(m) not in IMPURE) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_engine_is_pure_and_on_cards_alone(engine: str) -> None:
+    """An engine imports the standard library, ``cards`` and itself: nothing of Django, of
+    its own app's models or views, nor of another game."""
+    paths = source_files(engine)
+    assert paths, engine
+    own = engine.replace("/", ".")
+    assert (
+        offences(paths, lambda _p, m: top(m) not in IMPURE or m == own or m.startswith(own + "."))
+        == []
     )
-    found = imported_modules(source, ["conflicts", "engine"])
-    assert sorted(m for m in found if is_forbidden(m)) == [
-        "conflicts.models",
-        "conflicts.views",
-        "conflicts.views.table",
-        "django",
-        "django.db",
-        "django.db.models",
-    ]
-    assert "conflicts.engine.cards" in found
 
 
-# --- Import circles ------------------------------------------------------------------------------
-
-APPS = ("campaigns", "characters", "conflicts", "dustdevils")
-# None: the last one (conflicts.fragments <-> selectors) went with the selectors' split.
-KNOWN_CIRCLES: list[set[str]] = []
+def test_the_project_package_imports_no_app() -> None:
+    assert offences(source_files(*PROJECT), lambda _p, m: top(m) not in ("cards", *APPS)) == []
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(BASE_DIR).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def test_no_app_imports_the_exchange() -> None:
+    """The export/import reads every app, so it sits on top."""
+    others = [p for p in source_files(*PACKAGES) if package_of(p)[:1] != ["exchange"]]
+    assert offences(others, lambda _p, m: top(m) != "exchange") == []
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Which first-party module imports which, counting imports made inside functions too (a
-    circle hidden in a function is still a circle)."""
-    files = {
-        module_name(path): path
-        for app in APPS
-        for path in (BASE_DIR / app).rglob("*.py")
-        if "migrations" not in path.parts
+    files = {module_name(path): path for path in source_files(*PACKAGES)}
+    return {
+        name: {m for m in imports_of(path) if m in files} - {name} for name, path in files.items()
     }
-    graph = {}
-    for name, path in files.items():
-        found = imported_modules(path.read_text(), package_of(path))
-        graph[name] = {m for m in found if m in files and m != name}
-    return graph
 
 
 def circles(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -137,15 +146,44 @@ def test_it_finds_a_circle_hidden_in_a_function() -> None:
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_it_keeps_the_apps_free_of_import_circles() -> None:
-    """Issue 16: campaigns.services <-> starters and campaigns' sessions <-> tasks were broken
-    by moving the shared piece (campaign_start to starters, the recovery job to recovery)."""
-    assert [c for c in circles(import_graph()) if c not in KNOWN_CIRCLES] == []
+def test_no_module_circle_anywhere() -> None:
+    assert circles(import_graph()) == []
 
 
-def test_it_keeps_the_broadcaster_free_of_the_apps() -> None:
-    """The broadcaster carries versions only (DESIGN.md step 3): it needs nothing of the
-    apps, so anything may import it."""
-    path = BASE_DIR / "dustdevils" / "live" / "broadcast.py"
-    found = imported_modules(path.read_text(), package_of(path))
-    assert sorted(m for m in found if m.split(".")[0] in APPS) == []
+def test_it_catches_every_way_of_importing() -> None:
+    source = (
+        "import django\n"
+        "from django.db import models\n"
+        "from .. import models as m\n"
+        "from ..views import table\n"
+        "from cards.deck import Card\n"
+        "def f():\n    from exchange.api import campaign_export\n"
+    )
+    found = imported_modules(source, ["conflicts", "engine"])
+    assert {"django", "django.db", "conflicts.models", "conflicts.views.table"} <= found
+    assert {"cards.deck", "exchange.api.campaign_export"} <= found
+
+
+def test_the_broadcaster_and_the_live_protocol_know_no_app() -> None:
+    paths = source_files("dustdevils/live")
+    assert offences(paths, lambda _p, m: top(m) not in APPS) == []
+
+
+def test_no_file_outside_the_engines_is_over_400_lines() -> None:
+    long = [
+        f"{path.relative_to(BASE_DIR)}: {n} lines"
+        for path in source_files(*PACKAGES)
+        if not any(str(path.relative_to(BASE_DIR)).startswith(e) for e in ("cards", *ENGINES))
+        and (n := len(path.read_text().splitlines())) > MAX_LINES
+    ]
+    assert long == []
+
+
+def test_no_database_vendor_check_in_app_code() -> None:
+    """One ORM path for PostgreSQL and SQLite: no ``connection.vendor`` outside settings."""
+    found = [
+        str(path.relative_to(BASE_DIR))
+        for path in source_files(*PACKAGES)
+        if ".vendor" in path.read_text() and path.name != "settings.py"
+    ]
+    assert found == []

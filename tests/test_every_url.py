@@ -15,8 +15,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from campaigns.game_sessions import session_start
 from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
-from conflicts.combat.services import fight_create
 from conflicts.services import HandSpec, conflict_create
+from fights.services import fight_create
 from saloon.services import saloon_create
 
 pytestmark = pytest.mark.django_db

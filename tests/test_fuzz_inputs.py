@@ -14,7 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.exchange import campaign_export, campaign_file_dump
+from exchange.api import campaign_export, campaign_file_dump
 from tests.exchange.conftest import model_counts, played
 from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects
 

@@ -29,8 +29,8 @@ from campaigns.services import CampaignError
 from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
-from conflicts.combat.selectors import session_fights
 from dustdevils.types import HtmxHttpRequest
+from fights.selectors import session_fights
 
 
 def _page(membership: Membership, **extra: Any) -> dict[str, Any]:

@@ -8,12 +8,12 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from campaigns import streams as campaign_page
 from campaigns.models import GameSession
 from characters.models import Character, ChipEntry
 from characters.services.errors import AlreadyDone, CharacterError, NotEnoughChips
 from conflicts.models import Conflict
 from dustdevils.live import broadcast as live
-from dustdevils.live import campaign_stream as campaign_page
 
 # --- The chip ledger -------------------------------------------------------------------------
 

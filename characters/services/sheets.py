@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import streams as campaign_page
 from campaigns.models import Campaign, GameSession
 from characters.models import AttributeChange, Character, Knack
 from characters.rules import (
@@ -19,7 +20,6 @@ from characters.rules import (
 from characters.selectors import bought_points
 from characters.services.errors import CharacterError, refuse_if_out
 from dustdevils.live import broadcast as live
-from dustdevils.live import campaign_stream as campaign_page
 
 # --- Sheets -----------------------------------------------------------------------------------
 

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, Deck, Suit, commitment, format_cards, new_deck
-from .hands import HandValue, evaluate
+from cards.deck import Card, Deck, Suit, commitment, format_cards, new_deck
+from cards.errors import IllegalMove
+from cards.hands import HandValue, evaluate
 
 ATTRIBUTES = ("hand", "eye", "guts", "heart")
 SUIT_ATTRIBUTE = {
@@ -30,10 +31,6 @@ SUIT_ATTRIBUTE = {
     Suit.HEARTS: "heart",
 }
 STUD_SIZES = (3, 5, 7)
-
-
-class IllegalMove(ValueError):
-    """The rules do not allow that move now; the message says why in plain words."""
 
 
 class Phase(StrEnum):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import Card, Deck, assert_conserved, parse_card
+from cards.deck import Card, Deck, assert_conserved, parse_card
+
 from .conflict import Bid, ConflictState, Kind, Owed, Participant, Phase, all_cards
 
 FORMAT = 1

@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 
 from django import forms
 
+from cards.deck import FULL_DECK, Card, CardParseError, parse_card
 from characters.models import Knack
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import FULL_DECK, Card, CardParseError, parse_card
 from conflicts.models import Seat
 from conflicts.services import DEALER_MOVES, ConflictError
 

@@ -13,8 +13,9 @@ from characters.models import Character
 from characters.rules import ATTRIBUTES
 from characters.selectors import in_play as characters_in_play
 from conflicts.engine import conflict as engine
-from conflicts.models import Fight, Side
+from conflicts.models import Side
 from conflicts.services import HandSpec
+from fights.models import Fight
 
 
 class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]

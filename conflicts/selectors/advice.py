@@ -12,9 +12,9 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.crypto import salted_hmac
 
+from cards.deck import Card, format_cards
+from cards.odds import discard_advice, win_probability
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card, format_cards
-from conflicts.engine.odds import discard_advice, win_probability
 from conflicts.selectors.rows import Odds
 from dustdevils.memo import bounded
 

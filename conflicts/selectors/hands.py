@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cards.deck import Card
+from cards.hands import HandValue, evaluate, lay_choices
 from characters.models import Character
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card
-from conflicts.engine.hands import HandValue, evaluate, lay_choices
 from conflicts.models import Seat, Side
 from conflicts.selectors.advice import hand_advice, hand_odds
 from conflicts.selectors.rows import (

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaigns.models import Membership
+from cards.deck import Card
+from cards.hands import evaluate
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card
-from conflicts.engine.hands import evaluate
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict, Snapshot
 from conflicts.reads import TableRead

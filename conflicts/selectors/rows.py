@@ -9,9 +9,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from cards.deck import Card
 from characters.models import Character
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card
 from conflicts.models import Conflict
 
 Phase = engine.Phase

@@ -14,10 +14,10 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
+from cards.deck import Card, commitment, format_cards
+from cards.hands import evaluate
 from conflicts import fragments
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card, commitment, format_cards
-from conflicts.engine.hands import evaluate
 from conflicts.models import Conflict
 from conflicts.reads import TableRead
 from conflicts.selectors.advice import opposing_size

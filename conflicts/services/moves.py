@@ -15,11 +15,11 @@ from dataclasses import replace
 from django.db import transaction
 
 from campaigns.models import DevilRating, GameSession, Membership
+from cards.deck import new_salt, system_rng
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import new_salt, system_rng
 from conflicts.engine.serial import state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read

@@ -14,11 +14,12 @@ from django.db.models import F
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import Character
 from characters.rules import ATTRIBUTES
-from conflicts.combat.services import fight_note
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, Fight, MoveKey, Seat, Snapshot
+from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.services.errors import ConflictError
+from fights.models import Fight
+from fights.services import fight_note
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Live table screens over Server-Sent Events: ONE protocol for every kind of table — a conflict
-(``dustdevils.live.conflict_streams``), a fight (``conflicts.combat.streams``) and a saloon game
+(``conflicts.streams``), a fight (``fights.streams``) and a saloon game
 (``saloon.streams``). DESIGN.md, "The shape of a table action", steps 3–4.
 
 The broadcaster (``dustdevils.live.broadcast``) only says "<kind>-<id> is now at version v". A
@@ -46,7 +46,6 @@ from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 
-from campaigns.access import membership_for
 from dustdevils.live import broadcast as live
 from dustdevils.live.sse import (
     PING,
@@ -116,13 +115,16 @@ class LiveTable(Generic[R]):
     * ``panel(viewer, read)``: this viewer's main panel, or None when they may no longer see it
       (not a member any more, or the table is in another campaign). No query unless
       ``panel_reads_db``;
-    * ``versions(ids)``: (id, version) of those tables, for the safety net's one query.
+    * ``versions(ids)``: (id, version) of those tables, for the safety net's one query;
+    * ``admit(user, slug)``: raises Http404 unless the user sits in that campaign (the apps'
+      one membership rule, ``campaigns.access.membership_for``: the protocol imports no app).
     """
 
     kind: str
     load: Callable[[int], R | None]
     panel: Callable[[Viewer, R], str | None]
     versions: Callable[[list[int]], Iterable[tuple[int, int]]]
+    admit: Callable[[Any, str], object]
     missing: str = "No such table in this campaign."
     # The saloon's screens read their seat and timeline per viewer (3–5 players): rendered in a
     # worker thread. The conflicts' and fights' screens are rendered from the shared read alone.
@@ -162,7 +164,7 @@ class LiveTable(Generic[R]):
         later update. Raises Http404 for non-members and foreign ids."""
         try:
             user = get_user_model().objects.get(pk=viewer.user_id)
-            membership_for(user, viewer.slug)  # 404 for outsiders, before anything is read
+            self.admit(user, viewer.slug)  # 404 for outsiders, before anything is read
             data = self.load(viewer.table_id)
             html = None if data is None else self.panel(viewer, data)
             if data is None or html is None:

@@ -45,7 +45,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from conflicts.engine.cards import BLACK_JOKER, FULL_DECK, RED_JOKER, Card
+from cards.deck import BLACK_JOKER, FULL_DECK, RED_JOKER, Card
 
 from .setup import (
     _continue,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conflicts.engine.cards import Card, parse_card
+from cards.deck import Card, parse_card
 
 from .game import Duel, Ending, Phase, Player, SaloonState, Step, Turn, conserved
 

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from conflicts.engine.cards import BLACK_JOKER, RED_JOKER, Card, Suit, format_cards
+from cards.deck import BLACK_JOKER, RED_JOKER, Card, Suit, format_cards
 
 from . import tables
 from .state import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from conflicts.engine.cards import FULL_DECK, Card, Suit
+from cards.deck import FULL_DECK, Card, Suit
 
 from . import tables
 

@@ -9,7 +9,7 @@ table is shown.
 
 from __future__ import annotations
 
-from conflicts.engine.cards import Card, parse_card
+from cards.deck import Card, parse_card
 
 CREDIT = (
     "Tables from “Death Enters the Saloon” by Greta Bellagamba and Daniele Di Rubbo, "

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from conflicts.engine.cards import BLACK_JOKER, Card
+from cards.deck import BLACK_JOKER, Card
 
 from . import tables
 from .state import (

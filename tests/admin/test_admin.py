@@ -15,8 +15,8 @@ from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Campaign, DevilRating, Invite, Membership
 from campaigns.recovery import session_recover
 from campaigns.services import campaign_create, invite_create, session_plan
-from campaigns.starters import load_hanged_man
 from characters.models import Character, ChipEntry
+from exchange.starters import load_hanged_man
 
 MODELS = [
     *apps.get_app_config("campaigns").get_models(),

@@ -15,12 +15,12 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
 
-from conflicts.engine import action_deck as fights
-from conflicts.engine import hands
-from conflicts.engine.cards import FULL_DECK, RED_JOKER, Card, parse_cards
-from conflicts.engine.dice import DiceSpec
-from conflicts.engine.hands import Category, evaluate, hand_key
-from conflicts.engine.odds import discard_advice, win_probability
+from cards import hands
+from cards.deck import FULL_DECK, RED_JOKER, Card, parse_cards
+from cards.dice import DiceSpec
+from cards.hands import Category, evaluate, hand_key
+from cards.odds import discard_advice, win_probability
+from fights.engine import action_deck as fights
 
 REPEATS = 5
 
@@ -67,7 +67,7 @@ def bench_evaluation() -> None:
 
 def bench_brute_force_reference() -> None:
     try:
-        from tests.engine.reference import best_key as reference_best_key
+        from tests.cards.reference import best_key as reference_best_key
     except ImportError:  # the reference lives with the tests; the bench can run without it
         return
     rng = random.Random(7)

@@ -44,7 +44,7 @@ def _world() -> dict[str, Any]:
     from campaigns.models import Membership
     from campaigns.services import campaign_create
     from characters.models import Character
-    from conflicts.combat.services import ExtrasSpec, fight_create
+    from fights.services import ExtrasSpec, fight_create
 
     dealer = User.objects.create_user("bench-dealer", password="x")
     campaign = campaign_create(dealer=dealer, name="Bench Gulch", setting="")
@@ -77,7 +77,7 @@ def _world() -> dict[str, Any]:
 def _screens(fight_id: int, viewers: list[Any]) -> None:
     """What the live streams do after a move: ONE shared read of the fight, then each screen
     rendered from it through the choke point (``streams.panel``)."""
-    from conflicts.combat.streams import Viewer, load_read, panel
+    from fights.streams import Viewer, load_read, panel
 
     read = load_read(fight_id)
     assert read is not None
@@ -89,9 +89,9 @@ def _screens(fight_id: int, viewers: list[Any]) -> None:
 def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:
     """One whole round, every move by the Dealer's console; the time counted is each move with
     its screens (as for the conflict below), not the bench's own look at whose card is up."""
-    from conflicts.combat.services import fight_move
-    from conflicts.engine import action_deck as engine
-    from conflicts.engine.fight_serial import state_from_data
+    from fights.engine import action_deck as engine
+    from fights.engine.serial import state_from_data
+    from fights.services import fight_move
 
     fight = world["fight"]
     dealer = world["dealer"]

@@ -83,13 +83,13 @@ def test_it_rerenders_the_form_for_htmx_with_the_error(
 def test_it_calls_the_hanged_man_loader(
     client_as: Callable[[Any], Client], outsider: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import campaigns.starters
+    import exchange.starters
 
     calls: list[Campaign] = []
     monkeypatch.setattr(
-        campaigns.starters, "load_hanged_man", lambda *, campaign: calls.append(campaign)
+        exchange.starters, "load_hanged_man", lambda *, campaign: calls.append(campaign)
     )
-    client_as(outsider).post(url("create"), {"name": "The Hanged Man", "starter": "hanged_man"})
+    client_as(outsider).post(url("create"), {"name": "The Hanged Man", "starter": "hanged-man"})
     campaign = Campaign.objects.get()
     assert calls == [campaign]
 
@@ -97,7 +97,7 @@ def test_it_calls_the_hanged_man_loader(
 def test_it_fills_a_campaign_from_the_hanged_man(
     client_as: Callable[[Any], Client], outsider: User
 ) -> None:
-    client_as(outsider).post(url("create"), {"name": "Last Oak", "starter": "hanged_man"})
+    client_as(outsider).post(url("create"), {"name": "Last Oak", "starter": "hanged-man"})
     campaign = Campaign.objects.get()
     assert campaign.characters.exists()
     assert campaign.memberships.get().user == outsider
@@ -106,14 +106,14 @@ def test_it_fills_a_campaign_from_the_hanged_man(
 def test_it_leaves_no_campaign_when_the_starter_fails(
     outsider: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import campaigns.starters
+    import exchange.starters
 
     def broken(*, campaign: Campaign) -> None:
         raise CampaignError("The gallows fell down.")
 
-    monkeypatch.setattr(campaigns.starters, "load_hanged_man", broken)
+    monkeypatch.setattr(exchange.starters, "load_hanged_man", broken)
     with pytest.raises(CampaignError, match="gallows"):
-        campaign_start(dealer=outsider, name="X", setting="", pitch="", starter="hanged_man")
+        campaign_start(dealer=outsider, name="X", setting="", pitch="", starter="hanged-man")
     assert not Campaign.objects.exists()
 
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from campaigns.exchange import campaign_export
 from characters.forms import SheetForm
 from characters.models import Character
 from characters.services import character_update
 from conflicts.services import HandSpec, conflict_create
+from exchange.api import campaign_export
 from tests.live.test_streams import in_thread, open_stream
 from tests.test_every_url import CAMPAIGN_ROUTES, fill
 
@@ -47,7 +47,7 @@ def scene(
     )  # fmt: skip
     from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
-    from conflicts.combat.services import fight_create
+    from fights.services import fight_create
     from saloon.services import saloon_create
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")

@@ -167,8 +167,8 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     already seen comes from the process's own memory, not from Redis again (a network wait,
     or an outage's timeout, for every screen); another hand, or the same hand with other
     cards, is never given those odds (R10)."""
+    from cards.deck import parse_cards
     from conflicts.engine import conflict as engine
-    from conflicts.engine.cards import parse_cards
     from conflicts.selectors import advice
 
     asked: list[str] = []
@@ -197,8 +197,8 @@ def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_ha
 
     from django.test import override_settings
 
+    from cards.deck import format_cards, parse_cards
     from conflicts.engine import conflict as engine
-    from conflicts.engine.cards import format_cards, parse_cards
     from conflicts.selectors import advice as selectors
 
     hand = engine.Participant(

@@ -268,7 +268,7 @@ def test_it_hides_every_hand_when_the_dealer_folds_and_then_shows_the_order_R10_
     assert not stud & card_tokens(ORDER_BLOCK.sub("", html))
 
 
-# --- The live streams (dustdevils.live.conflict_streams) ------------------------------------------
+# --- The live streams (conflicts.streams) ------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)

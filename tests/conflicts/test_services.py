@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from campaigns.models import Membership
+from cards.deck import assert_conserved, verify_commitment
 from characters.models import ChipEntry
 from characters.services import chips_grant
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import assert_conserved, verify_commitment
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict, Event
 from conflicts.services import ConflictError, HandSpec, StaleMove, conflict_create, conflict_move

@@ -23,10 +23,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from campaigns.models import Membership
+from cards.deck import Card, Deck, parse_cards
 from characters.models import ChipEntry
 from characters.services import chips_grant
 from conflicts.engine import conflict as engine
-from conflicts.engine.cards import Card, Deck, parse_cards
 from conflicts.engine.serial import state_from_data, state_to_data
 from conflicts.models import Conflict, Event
 from conflicts.reads import table_read

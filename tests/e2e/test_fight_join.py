@@ -14,12 +14,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from conflicts.combat.models import Fight
-from conflicts.combat.services import cid_of
-from conflicts.engine import action_deck as engine
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create
-from tests.combat.conftest import rig
+from fights.engine import action_deck as engine
+from fights.models import Fight
+from fights.services import cid_of
 from tests.e2e.conftest import ARTIFACTS, PHONE_390
 from tests.e2e.test_live_conflict import open_context
 from tests.e2e.test_live_fight import (  # noqa: F401 (fixtures)
@@ -31,6 +30,7 @@ from tests.e2e.test_live_fight import (  # noqa: F401 (fixtures)
     people,
     session,
 )
+from tests.fights.conftest import rig
 
 pytestmark = pytest.mark.e2e
 

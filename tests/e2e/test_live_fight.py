@@ -24,14 +24,14 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from conflicts.combat.models import Fight
-from conflicts.combat.services import cid_of
-from conflicts.engine import action_deck as engine
-from conflicts.engine.fight_serial import state_from_data
-from tests.combat.conftest import rig
+from fights.engine import action_deck as engine
+from fights.engine.serial import state_from_data
+from fights.models import Fight
+from fights.services import cid_of
 from tests.conflicts.test_views import card_tokens, texts
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390
 from tests.e2e.test_live_conflict import open_context
+from tests.fights.conftest import rig
 
 pytestmark = pytest.mark.e2e
 

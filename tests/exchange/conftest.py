@@ -14,7 +14,6 @@ from django.contrib.auth.models import User
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from campaigns.services import campaign_create, note_save, session_plan
-from campaigns.starters import load_hanged_man
 from characters.models import Character, ChipEntry
 from characters.services import (
     attribute_improve,
@@ -23,6 +22,7 @@ from characters.services import (
     chips_change,
     chips_grant,
 )
+from exchange.starters import load_hanged_man
 
 
 def model_counts() -> dict[str, int]:

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaigns.exchange import campaign_export, campaign_file_dump
 from campaigns.models import Campaign
+from exchange.api import campaign_export, campaign_file_dump
 from tests.exchange.conftest import model_counts
 
 

@@ -17,7 +17,12 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.exchange import (
+from campaigns.models import Campaign, GameSession, Membership, SessionEvent
+from conflicts.models import Conflict, Event, Seat, Snapshot
+from conflicts.selectors.replay import replay_snapshots
+from conflicts.services import conflict_create, conflict_deal_again, pid_of
+from conflicts.services.setup import HandSpec
+from exchange.api import (
     ImportRefused,
     campaign_export,
     campaign_file_dump,
@@ -25,11 +30,6 @@ from campaigns.exchange import (
     campaign_import,
     campaign_restore,
 )
-from campaigns.models import Campaign, GameSession, Membership, SessionEvent
-from conflicts.models import Conflict, Event, Seat, Snapshot
-from conflicts.selectors.replay import replay_snapshots
-from conflicts.services import conflict_create, conflict_deal_again, pid_of
-from conflicts.services.setup import HandSpec
 from tests.conflicts.test_replay import _play_to_the_end
 from tests.conflicts.test_views import Table, dealt, posse, quick_odds, table
 from tests.exchange.conftest import model_counts
@@ -439,7 +439,7 @@ def test_a_long_campaigns_own_file_imports_back_in_seconds(
 
     from django.conf import settings
 
-    from campaigns.exchange import campaign_file_dump, campaign_file_parse, campaign_import
+    from exchange.api import campaign_file_dump, campaign_file_parse, campaign_import
 
     data = campaign_export(at_table)
     finished = data["conflicts"][0]

@@ -16,15 +16,15 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from campaigns.exchange import (
+from campaigns.models import Campaign
+from characters.models import ChipEntry
+from exchange.api import (
     ImportRefused,
     campaign_export,
     campaign_file_dump,
     campaign_file_parse,
     campaign_import,
 )
-from campaigns.models import Campaign
-from characters.models import ChipEntry
 from tests.exchange.conftest import at, model_counts
 
 ClientAs = Callable[[Any], Client]
@@ -47,9 +47,7 @@ def test_it_refuses_a_file_over_16_mb_before_parsing_it(
     client_as: ClientAs, outsider: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parsed: list[int] = []
-    monkeypatch.setattr(
-        "campaigns.exchange.forms.campaign_file_parse", lambda raw: parsed.append(1)
-    )
+    monkeypatch.setattr("exchange.forms.campaign_file_parse", lambda raw: parsed.append(1))
     before = model_counts()
     html = _post(client_as(outsider), b" " * (16 * 1024 * 1024) + b"{}")
     assert "The file is larger than 16 MB, the most this table imports." in html

@@ -11,14 +11,14 @@ from django.contrib.auth.models import User
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.exchange import (
+from campaigns.models import Campaign
+from exchange.api import (
     ImportRefused,
     campaign_export,
     campaign_file_dump,
     campaign_file_parse,
     campaign_import,
 )
-from campaigns.models import Campaign
 from tests.exchange.conftest import at, clone, model_counts
 
 Data = dict[str, Any]

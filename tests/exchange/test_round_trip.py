@@ -9,7 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError
 
-from campaigns.exchange import (
+from campaigns.models import Campaign, DevilRating, Membership
+from characters.models import Character, ChipEntry
+from conflicts.models import Conflict, Seat
+from exchange.api import (
     ImportRefused,
     campaign_export,
     campaign_file_dump,
@@ -17,9 +20,6 @@ from campaigns.exchange import (
     campaign_import,
     campaign_restore,
 )
-from campaigns.models import Campaign, DevilRating, Membership
-from characters.models import Character, ChipEntry
-from conflicts.models import Conflict, Seat
 from tests.exchange.conftest import at, clone, model_counts
 
 JIM = "gentleman-jim-harris"

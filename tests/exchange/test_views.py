@@ -13,8 +13,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.exchange import campaign_export, campaign_file_dump
 from campaigns.models import Campaign, Membership
+from exchange.api import campaign_export, campaign_file_dump
 from tests.exchange.conftest import at, model_counts
 
 ClientAs = Callable[[Any], Client]

@@ -1,4 +1,4 @@
-"""The live conflict streams (dustdevils.live.conflict_streams), in one process: snapshot first
+"""The live conflict streams (conflicts.streams), in one process: snapshot first
 for every viewer, an update per move with that viewer's own panel, never a foreign card (R10),
 403/404, reconnects, the safety-net poll and the Redis-outage fallback.
 
@@ -20,11 +20,11 @@ from django.db import connections
 from django.test import AsyncClient, Client, override_settings
 
 from campaigns.models import Membership
+from conflicts import streams
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import controlled_pids, pid_of
 from dustdevils.live import broadcast as live
-from dustdevils.live import conflict_streams as streams
 from dustdevils.live import tables
 from dustdevils.live.sse import sse
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized, texts

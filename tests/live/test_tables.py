@@ -1,6 +1,6 @@
 """The one live-table protocol (dustdevils/live/tables.py): at most ``LIVE_DB_READS`` reads of
 tables run at once in a process. (Its streams: tests/live/test_streams.py for conflicts,
-tests/combat/test_streams.py for fights, tests/saloon/test_streams.py for the saloon.)"""
+tests/fights/test_streams.py for fights, tests/saloon/test_streams.py for the saloon.)"""
 
 from __future__ import annotations
 

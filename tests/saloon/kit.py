@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conflicts.engine.cards import BLACK_JOKER, RED_JOKER, Card, parse_card, parse_cards
+from cards.deck import BLACK_JOKER, RED_JOKER, Card, parse_card, parse_cards
 from saloon.engine import game as g
 
 SEATS = (("a", "Alessio"), ("b", "Benedetta"), ("d", "Daniele"), ("gr", "Greta"), ("v", "Vanessa"))

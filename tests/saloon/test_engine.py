@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from conflicts.engine.cards import BLACK_JOKER, RED_JOKER
+from cards.deck import BLACK_JOKER, RED_JOKER
 from saloon.engine import game as g
 from saloon.engine import tables
 from tests.saloon.kit import card, cards, playing, seated, table

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conflicts.engine.cards import Card, parse_card
+from cards.deck import Card, parse_card
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from tests.saloon.kit import random_move, table

@@ -18,7 +18,7 @@ from django.db import connections
 from django.test import AsyncClient, Client, override_settings
 
 from campaigns.models import Membership
-from conflicts.engine.cards import Card, parse_card
+from cards.deck import Card, parse_card
 from saloon.engine import game as g
 from saloon.models import Saloon
 from saloon.services import saloon_create, saloon_move

@@ -358,7 +358,7 @@ def test_a_one_off_tables_file_imports_back_as_a_one_off_table(
 ) -> None:
     """The campaign file says ``"kind": "one_off"`` (a campaign's says nothing), so an import
     brings a one-off table back as one, not as a campaign with Dust Devils pages."""
-    from campaigns.exchange import campaign_export, campaign_import
+    from exchange.api import campaign_export, campaign_import
 
     data = campaign_export(full_table)
     assert data["campaign"]["kind"] == "one_off"
@@ -366,13 +366,13 @@ def test_a_one_off_tables_file_imports_back_as_a_one_off_table(
     assert result.campaign.kind == Campaign.Kind.ONE_OFF
     assert result.campaign.pk != full_table.pk
     data["campaign"]["kind"] = "tavern"
-    from campaigns.exchange import ImportRefused
+    from exchange.api import ImportRefused
 
     with pytest.raises(ImportRefused, match=r"campaign\.kind: must be one of"):
         campaign_import(data, dealer=host, seat_members=False)
 
 
 def test_a_campaigns_file_says_no_kind(campaign: Any) -> None:
-    from campaigns.exchange import campaign_export
+    from exchange.api import campaign_export
 
     assert "kind" not in campaign_export(campaign)["campaign"]

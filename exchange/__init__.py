@@ -1,0 +1,70 @@
+"""Export and import of whole campaigns as JSON files (backups, moving a table elsewhere).
+
+The app's functions are in ``exchange.api`` (this package is a Django app: its ``__init__``
+imports no model).
+
+The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads it)::
+
+    {
+      "format": "dustdevils.campaign", "version": 2,   # version 1 files are read too
+      "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool,
+                   "kind": "one_off" (only for a one-off table)},
+      "members": [{"username", "role": "dealer" | "player"}],
+      "characters": [{
+        "key": "gentleman-jim-harris",          # stable id within the file
+        "name", "kind": "pc" | "npc", "player": username | null,
+        "vocation", "description", "back_story",
+        "attributes": {"hand": {"rating": 0-5, "current": 0-rating}, "eye", "guts", "heart"},
+        "traits": [at most two], "knacks": {name: 1-4},
+        "devil": {"description", "rating": 1-3 | null},
+        "chips": {"current": n, "ledger": [{"amount": ±n, "reason", "note",
+                  "actor": username | null, "at": ISO 8601, "session": number | null}]},
+        "out_of_play": bool, "fate": "" | "dies" | ..., "epitaph", "left_play_at": ISO | null,
+        "secrets": the Dealer's (non-player characters only; the export is the Dealer's),
+        "approved": bool (false: a player's new character waiting for the Dealer; default true)
+      }],
+      "links": [{"npc": key, "pc": key, "devil_touched", "notes"}],     # Wanted!
+      "notes": [{"title", "body"}],                                        # in order
+      "sessions": [{"number", "date": "YYYY-MM-DD" | null, "status", "notes",
+                    "started_at": ISO | null, "ended_at": ISO | null,
+                    "devil_ratings": {character key: 1-3},                 # R21
+                    "log": [{"at": ISO, "actor": username | null, "text"}]}],  # since 2
+      "conflicts": [{"title", "phase", "version", "session": number | null,   # since 2
+                     "previous": index of an earlier conflict | null,      # R20 Deal again
+                     "created_at": ISO, "abandoned_at": ISO | null,
+                     "state": the engine's state (conflicts.engine.serial), EVERY hand,
+                     "seats": [{"pid", "character": key | null, "goal"}],
+                     "timeline": [{"seq", "version", "at": ISO, "actor": username | null,
+                                   "text"}],
+                     "snapshots": [{"version", "state"}]}],   # the replay; optional
+      "fights": [{"title", "session": number | null, "rounds": n, "over": bool,
+                  "timeline": [{"round": n, "text"}]}]    # only if any; public lines (R30)
+    }
+
+Optional fields, written only when there is something to write: a character's
+``quickness_dice`` (R27, set by the Dealer: imported), and ``fights`` (the public timeline of
+each fight: a record, which importing does not bring back).
+
+Conflicts (version 2) come back whole: the engine's state, checked by the engine's own loader
+and written back in its shape (the phase must be the state's, every hand has one seat), seats
+pointing at the file's characters, the timeline, "Deal again" links, and the replay's states
+if the file has them (without them a finished conflict simply has no replay). The state holds
+every hand and the deck's order: only the Dealer can export (a player gets 403, an outsider
+404), and the Dealer sees every hand anyway. A conflict no longer points at the fight it
+settled (R32): fights are not imported. Each engine state is written on one line.
+
+Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
+``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their
+links are this server's secrets), who set each session's Devil rating, when rows were made,
+which conflict a ledger row came from, nor the conflicts' move keys (a double-click guard).
+
+Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2") and every
+list is written in a fixed order, so export → import → export gives the same file: exactly,
+when the slug is free where the file is imported; otherwise only ``campaign.slug`` differs.
+
+Importing checks the whole file before writing anything and refuses it, writing nothing, with
+messages that name the place: ``characters[2].attributes.hand.rating: must be 0–5, got 7``.
+Members are matched by username: one without an account here is left out and their
+characters go to the importing Dealer (the returned warnings say so). The chip ledger is kept
+as written (R15): its rows must add up to ``chips.current``, never going below zero.
+"""

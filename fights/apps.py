@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class FightsConfig(AppConfig):
+    """Combat rounds on the action deck (seed 004); the rules live in fights.engine."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "fights"

@@ -1,0 +1,140 @@
+"""A fight on the action deck: the engine's state in one row, who sits in it, and its timeline.
+
+The tables keep the names they had when fights lived in the conflicts app (``conflicts_fight``…:
+``db_table``), so moving the app moved no data. Every move locks the ``Fight`` row, checks
+``version`` and bumps it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from dustdevils.idempotency import MoveKeyBase
+
+
+class Fight(models.Model):
+    """One fight, from the first Quickness roll to its end. ``state`` is
+    ``fight_serial.state_to_data`` of the engine's ``FightState``."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="fights"
+    )
+    session = models.ForeignKey(
+        "campaigns.GameSession",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fights",
+    )
+    title = models.CharField(max_length=160)
+    # "This turns into a gunfight": the conflict the fight broke out of (issue 17). The other
+    # direction is ``Conflict.fight``: a conflict that settles an action of a fight (R32).
+    from_conflict = models.ForeignKey(
+        "conflicts.Conflict",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fights",
+    )
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries
+    round = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "conflicts_fight"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("fights:detail", kwargs={"slug": self.campaign.slug, "fight_id": self.pk})
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+
+class FightSeat(models.Model):
+    """A combatant (the engine's ``cid``): a character (PC or NPC) or a line of extras."""
+
+    class Kind(models.TextChoices):
+        PC = "pc", "Player character"
+        NPC = "npc", "Non-player character"
+        EXTRAS = "extras", "Extras"
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="seats")
+    cid = models.CharField(max_length=20)
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(max_length=120)  # "3 Pinkertons" for extras; a character's name
+    size = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        db_table = "conflicts_fightseat"
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["fight", "cid"], name="fight_seat_cid_once"),
+            models.CheckConstraint(
+                condition=Q(kind="extras", character__isnull=True)
+                | (~Q(kind="extras") & Q(character__isnull=False)),
+                name="fight_seat_character_or_extras",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.fight}"
+
+
+class FightEvent(models.Model):
+    """The fight's timeline. A public line (``secret`` False) is for everyone at the table; a
+    secret line (R30: a hand's cards, a sleeved card, a red joker's Fate chip) is for the Dealer
+    and the players of the player characters named in ``cids``."""
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    round = models.PositiveIntegerField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    text = models.TextField()
+    secret = models.BooleanField(default=False)
+    cids = models.JSONField(
+        default=list, blank=True
+    )  # a secret line's readers (besides the Dealer)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "conflicts_fightevent"
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["fight", "seq"], name="fight_event_seq_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class FightMoveKey(MoveKeyBase):
+    """An idempotency key: a repeated submit (a double click) is recognised and changes nothing."""
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        db_table = "conflicts_fightmovekey"
+        constraints = [
+            models.UniqueConstraint(fields=["fight", "key"], name="fight_move_key_once"),
+            models.CheckConstraint(condition=~Q(key=""), name="fight_move_key_not_empty"),
+        ]

@@ -1,0 +1,423 @@
+"""Writes to fights: set-up, and every move (DESIGN.md, "The shape of a table action").
+
+``fight_move`` is the one way a move reaches a fight: in one transaction it locks the row with
+the ORM (``select_for_update``), recognises a repeated submit (idempotency key) and a stale form
+(version), checks who may make the move (a player only their own player character's; the Dealer
+everything), applies it with the engine (``fights.engine.action_deck``), saves the new state
+with ``version + 1``, appends the timeline (public lines, and R30's secret lines for the Dealer
+and the players they name) and, on commit, tells the live layer the fight moved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+
+from campaigns.models import Campaign, GameSession, Membership
+from cards.deck import system_rng
+from cards.dice import DiceSpec, check_tn, parse_dice, roll
+from characters.models import Character
+from conflicts.models import Conflict, Event
+from dustdevils.idempotency import first_submit
+from fights.engine import action_deck as engine
+from fights.engine.serial import state_from_data, state_to_data
+from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
+
+MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
+
+
+class FightError(ValueError):
+    """A move the table refuses, in plain words; nothing was changed."""
+
+
+class StaleMove(FightError):
+    """The form was made for an older version of the fight."""
+
+
+@dataclass(frozen=True)
+class ExtrasSpec:
+    """Unnamed extras sharing one line (R30: run by the Dealer), e.g. 3 Pinkertons on 2d6."""
+
+    name: str
+    size: int = 1
+    dice: str = "1d6"
+
+
+@dataclass(frozen=True)
+class TNRoll:
+    """R32: the Dealer (or a player, for their own character) rolls dice against a TN to
+    resolve an action; the app records the roll, it does not decide what it does. Not an
+    engine move: it changes no card, only the timeline (and the version, so screens show it)."""
+
+    cid: str | None
+    dice: str
+    tn: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class JoinSpec:
+    """Someone joins the fight under way (the engine's ``Join``): a character of the campaign
+    still in play (``character_id``; one who left the fight comes back), or a new line of
+    extras (``extras``). Not an engine move: it also seats them in the fight's rows."""
+
+    character_id: int | None = None
+    extras: ExtrasSpec | None = None
+    surprised: bool = False
+
+
+Move = engine.Move | TNRoll | JoinSpec
+
+# Moves only the Dealer makes: they run the round, or change a combatant's standing (R23, R31).
+DEALER_MOVES = (
+    engine.DealRound, engine.EndRound, engine.EndFight, engine.Join, engine.Leave, engine.SetCap,
+    JoinSpec,
+)  # fmt: skip
+
+
+def cid_of(character: Character) -> str:
+    return f"c{character.pk}"
+
+
+# --- Set-up --------------------------------------------------------------------------------------
+
+
+def fight_create(
+    *,
+    campaign: Campaign,
+    actor: User,
+    session: GameSession,
+    title: str,
+    characters: Sequence[Character],
+    extras: Sequence[ExtrasSpec] = (),
+    surprised: Iterable[str] = (),
+    cap: int | None = engine.DEFAULT_CAP,
+    fate_pot: Iterable[tuple[str, int]] = engine.DEFAULT_FATE_POT,
+    rng: random.Random | None = None,
+    from_conflict: Conflict | None = None,
+) -> Fight:
+    """Start a fight in a running session: the characters (PCs and NPCs of the campaign, still
+    in play), the lines of extras, who is surprised (R26: cids), the card cap (R23) and the Fate
+    pot (R27); ``from_conflict``: the conflict that turns into this gunfight (linked both
+    ways). Raises ``FightError`` in plain words; nothing is written then."""
+    title = " ".join(title.split()) or "A fight breaks out"
+    if session.campaign_id != campaign.pk:
+        raise FightError("That session belongs to another campaign.")
+    if from_conflict is not None and from_conflict.campaign_id != campaign.pk:
+        raise FightError("That conflict belongs to another campaign.")
+    if session.status != GameSession.Status.OPEN:
+        raise FightError(f"Session {session.number} is not being played: start it first.")
+    combatants: list[engine.Combatant] = []
+    seats: list[FightSeat] = []
+    surprised = set(surprised)
+    seen: set[int] = set()
+    try:
+        for character in characters:
+            if character.campaign_id != campaign.pk:
+                raise FightError("Every character must belong to this campaign.")
+            if character.out_of_play:
+                raise FightError(f"{character.name} has left play (R17).")
+            if character.pk in seen:
+                continue
+            seen.add(character.pk)
+            cid = cid_of(character)
+            kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
+            combatants.append(
+                engine.Combatant(
+                    cid,
+                    character.name,
+                    kind,
+                    quickness=character.quickness,
+                    cap=cap,
+                    surprised=cid in surprised,
+                )
+            )
+            seats.append(
+                FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)
+            )
+        for n, line in enumerate(extras, start=1):
+            name = " ".join(line.name.split())[:120]
+            if not name:
+                raise FightError("Every line of extras needs a name, e.g. “3 Pinkertons”.")
+            if not 1 <= line.size <= MAX_EXTRAS:
+                raise FightError(f"A line of extras has 1 to {MAX_EXTRAS} members.")
+            cid = f"x{n}"
+            combatants.append(
+                engine.Combatant(
+                    cid,
+                    name,
+                    engine.CombatantKind.EXTRAS,
+                    quickness=parse_dice(line.dice),
+                    cap=cap,
+                    surprised=cid in surprised,
+                    size=line.size,
+                )
+            )
+            seats.append(FightSeat(cid=cid, kind="extras", name=name, size=line.size))
+        if len(combatants) < 2:
+            raise FightError("A fight needs at least two sides: pick two combatants or more.")
+        state = engine.new_fight(combatants, rng or system_rng(), fate_pot=fate_pot)
+    except engine.IllegalMove as error:
+        raise FightError(str(error)) from error
+    with transaction.atomic():
+        fight = Fight.objects.create(
+            campaign=campaign, session=session, title=title[:160], state=state_to_data(state),
+            phase=state.phase.value, round=state.round, created_by=actor,
+            from_conflict=from_conflict,
+        )  # fmt: skip
+        for seat in seats:
+            seat.fight = fight
+        FightSeat.objects.bulk_create(seats)
+        names = ", ".join(c.name for c in combatants)
+        lines = [f"The Dealer starts “{fight.title}”: {names}."]
+        if from_conflict is not None:
+            lines.insert(0, f"The conflict “{from_conflict.title}” turns into a gunfight.")
+        shocked = [c.name for c in combatants if c.surprised]
+        if shocked:
+            lines.append(f"Surprised (R26): {', '.join(shocked)}.")
+        FightEvent.objects.bulk_create(
+            FightEvent(fight=fight, seq=i, version=0, round=1, actor=actor, text=text)
+            for i, text in enumerate(lines, start=1)
+        )
+        GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
+        if from_conflict is not None:
+            _tell_the_conflict(
+                from_conflict.pk, actor, f"This turns into a gunfight: “{fight.title}”."
+            )
+    return fight
+
+
+def _tell_the_conflict(conflict_id: int, actor: User, text: str) -> None:
+    """A line on the conflict's timeline, its version moved on and announced on commit, so every
+    open screen of the conflict shows it live, with the link to the fight (R32's mirror). Locked
+    like a move: the line's number cannot clash with one a move writes at the same time."""
+    from dustdevils.live import broadcast as live
+
+    conflict = Conflict.objects.select_for_update(of=("self",)).get(pk=conflict_id)
+    conflict.version += 1
+    conflict.save(update_fields=["version", "last_move_at"])
+    last = conflict.events.aggregate(last=Max("seq"))["last"] or 0
+    Event.objects.create(
+        conflict=conflict, seq=last + 1, version=conflict.version, actor=actor, text=text
+    )
+    table, version = f"conflict-{conflict.pk}", conflict.version
+    transaction.on_commit(lambda: live.publish(table, version))
+
+
+# --- Moves ---------------------------------------------------------------------------------------
+
+
+def fight_move(
+    *,
+    fight_id: int,
+    membership: Membership,
+    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    version: int | None,
+    key: str = "",
+    rng: random.Random | None = None,
+) -> Fight:
+    """Apply one move (see the module docstring). Raises ``FightError`` with a plain message
+    (and changes nothing) when the move is refused; returns the fight unchanged for a repeated
+    submit. ``move`` may be a function of the seats (a form's ``move``). Raises
+    ``Fight.DoesNotExist`` for a fight outside the member's campaign."""
+    with transaction.atomic():
+        fight = (
+            Fight.objects.select_for_update(of=("self",))
+            .select_related("session")
+            .get(pk=fight_id, campaign_id=membership.campaign_id)
+        )
+        fight.campaign = membership.campaign  # the same row, read with the membership
+        if key and not first_submit(FightMoveKey, key, fight=fight):
+            return fight  # a double click: the first submit already did it (the row lock
+            # keeps a second one from getting here before the first commits)
+        if version is not None and version != fight.version:
+            raise StaleMove("The fight has moved on since that page was loaded; here it is now.")
+        seats = {s.cid: s for s in fight.seats.select_related("character")}
+        if callable(move):
+            move = move(seats)
+        _check_may(move, seats, membership)
+        state = state_from_data(fight.state)
+        rng = rng or system_rng()
+        new_seat: FightSeat | None = None
+        try:
+            if isinstance(move, TNRoll):
+                outcome = _tn_roll(state, move, seats, rng)
+            elif isinstance(move, JoinSpec):
+                outcome = _join(fight, state, move, seats, rng)
+            else:
+                outcome = engine.apply(state, move, rng)
+        except engine.IllegalMove as error:
+            raise FightError(str(error)) from error
+        if new_seat is not None:
+            new_seat.save()
+        fight.state = state_to_data(outcome.state)
+        fight.phase = outcome.state.phase.value
+        fight.round = outcome.state.round
+        fight.version += 1
+        fight.save(update_fields=["state", "phase", "round", "version", "last_move_at"])
+        _append_events(fight, outcome, round_=state.round, actor=membership.user)
+        if fight.session_id:
+            GameSession.objects.filter(pk=fight.session_id).update(
+                last_activity_at=fight.last_move_at
+            )
+        _publish_on_commit(fight)
+    return fight
+
+
+def fight_note(*, fight_id: int, actor: User, text: str) -> None:
+    """A public line on the fight's timeline from elsewhere in the app (R32: a conflict now
+    settles an action of this round), locked, versioned and published like a move."""
+    with transaction.atomic():
+        fight = Fight.objects.select_for_update(of=("self",)).get(pk=fight_id)
+        state = state_from_data(fight.state)
+        fight.version += 1
+        fight.save(update_fields=["version", "last_move_at"])
+        _append_events(fight, engine.Outcome(state, (text,)), round_=state.round, actor=actor)
+        _publish_on_commit(fight)
+
+
+def controlled_cids(seats: Iterable[FightSeat], membership: Membership) -> set[str]:
+    """The combatants this member plays: a player their own player characters; the Dealer
+    every combatant."""
+    if membership.is_dealer:
+        return {s.cid for s in seats}
+    return {
+        s.cid
+        for s in seats
+        if s.kind == FightSeat.Kind.PC
+        and s.character is not None
+        and s.character.player_id == membership.user_id
+    }
+
+
+def _check_may(move: Move, seats: Mapping[str, FightSeat], membership: Membership) -> None:
+    if membership.is_dealer:
+        return
+    if isinstance(move, DEALER_MOVES):
+        raise FightError("Only the Dealer can do that.")
+    cid = getattr(move, "cid", None)
+    if cid is None or cid not in controlled_cids(seats.values(), membership):
+        seat = seats.get(cid) if isinstance(cid, str) else None
+        whose = f"{seat.name}'s cards" if seat is not None else "that combatant"
+        raise FightError(f"You can only play your own character's cards, not {whose}.")
+
+
+def _tn_roll(
+    state: engine.FightState, move: TNRoll, seats: Mapping[str, FightSeat], rng: random.Random
+) -> engine.Outcome:
+    spec: DiceSpec = parse_dice(move.dice)
+    rolled = roll(spec, rng)
+    result = check_tn(rolled.total, move.tn, bust=rolled.bust)
+    seat = seats.get(move.cid) if move.cid else None
+    who = seat.name if seat is not None else "The Dealer"
+    note = " ".join(move.note.split())[:200]
+    about = f" for “{note}”" if note else ""
+    return engine.Outcome(state, (f"{who} rolls {rolled}{about}: {result} (R32).",))
+
+
+def _join(
+    fight: Fight,
+    state: engine.FightState,
+    spec: JoinSpec,
+    seats: Mapping[str, FightSeat],
+    rng: random.Random,
+) -> engine.Outcome:
+    """The engine's ``Join`` for ``spec``, and the new combatant's seat row (one who comes back
+    keeps theirs). Their card cap is the one most of the fight has (R23)."""
+    caps = Counter(c.cap for c in state.combatants)
+    cap = caps.most_common(1)[0][0] if caps else engine.DEFAULT_CAP
+    seat: FightSeat | None = None
+    if spec.character_id is not None:
+        character = Character.objects.filter(
+            pk=spec.character_id, campaign_id=fight.campaign_id
+        ).first()
+        if character is None:
+            raise FightError("There is no such character in this campaign.")
+        if character.out_of_play:
+            raise FightError(f"{character.name} has left play (R17).")
+        if not character.approved:
+            raise FightError(f"{character.name} waits for the Dealer's approval.")
+        cid = cid_of(character)
+        kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
+        combatant = engine.Combatant(
+            cid, character.name, kind, quickness=character.quickness, cap=cap,
+            surprised=spec.surprised,
+        )  # fmt: skip
+        if cid not in seats:
+            seat = FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)
+    elif spec.extras is not None:
+        line = spec.extras
+        name = " ".join(line.name.split())[:120]
+        if not name:
+            raise FightError("A line of extras needs a name, e.g. “2 more Pinkertons”.")
+        if not 1 <= line.size <= MAX_EXTRAS:
+            raise FightError(f"A line of extras has 1 to {MAX_EXTRAS} members.")
+        numbers = [int(c[1:]) for c in seats if c.startswith("x") and c[1:].isdigit()]
+        cid = f"x{max(numbers, default=0) + 1}"
+        combatant = engine.Combatant(
+            cid, name, engine.CombatantKind.EXTRAS, quickness=parse_dice(line.dice), cap=cap,
+            surprised=spec.surprised, size=line.size,
+        )  # fmt: skip
+        seat = FightSeat(cid=cid, kind="extras", name=name, size=line.size)
+    else:
+        raise FightError("Pick a character, or write a line of extras, to join the fight.")
+    outcome = engine.apply(state, engine.Join(combatant), rng)
+    if seat is not None:
+        seat.fight = fight
+        seat.save()
+    return outcome
+
+
+def _append_events(fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User) -> None:
+    last = fight.events.aggregate(last=Max("seq"))["last"] or 0
+    rows = [
+        FightEvent(fight=fight, version=fight.version, round=round_, actor=actor, text=text)
+        for text in outcome.events
+    ]
+    rows += [
+        FightEvent(
+            fight=fight,
+            version=fight.version,
+            round=round_,
+            actor=actor,
+            text=s.text,
+            secret=True,
+            cids=list(s.cids),
+        )
+        for s in outcome.secrets
+    ]
+    for seq, row in enumerate(rows, start=last + 1):
+        row.seq = seq
+    FightEvent.objects.bulk_create(rows)
+
+
+def _publish_on_commit(fight: Fight) -> None:
+    from dustdevils.live import broadcast as live
+
+    table, version = f"fight-{fight.pk}", fight.version
+    transaction.on_commit(lambda: live.publish(table, version))
+
+
+def default_title(session: GameSession) -> str:
+    return f"A fight in session {session.number}"
+
+
+def fight_data(fight: Fight) -> dict[str, Any]:
+    """For the campaign export: the fight's public record (R30: no secret line, no hidden card)."""
+    return {
+        "title": fight.title,
+        "session": fight.session.number if fight.session else None,
+        # The rounds dealt (R31): once a round ends, ``fight.round`` already counts the next.
+        "rounds": engine.rounds_fought(state_from_data(fight.state)),
+        "over": fight.is_over,
+        "timeline": [
+            {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret
+        ],
+    }

@@ -1,0 +1,97 @@
+"""The campaign file carries the fights' public record and the Quickness dice (R27, R30):
+fights only when there are any (a campaign without fights keeps its file), never a secret line;
+the record is not imported back (as conflicts are not); the dice are; a bad dice spec in a file
+is refused with its place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from characters.models import Character
+from exchange.api import (
+    ImportRefused,
+    campaign_export,
+    campaign_file_dump,
+    campaign_file_parse,
+    campaign_import,
+)
+from fights.models import Fight
+from tests.fights.conftest import FightTable, rig
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_campaign_without_fights_writes_no_fights_field(campaign: Any, pc_a: Any) -> None:
+    data = campaign_export(campaign)
+    assert "fights" not in data
+    assert "quickness_dice" not in data["characters"][0]
+
+
+def test_r30_the_fights_record_is_public_lines_only_and_not_imported_back(
+    table: FightTable, dealer: User, cids: dict[str, str], pc_a: Any
+) -> None:
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    rig(table.fight, "RJ 9♣ 3♦ K♥ 4♣ Q♠ 7♦ J♦ 2♥")
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-fight")
+    Character.objects.filter(pk=pc_a.pk).update(quickness_dice="3d8")
+    campaign = table.fight.campaign
+    data = campaign_export(campaign)
+    [record] = data["fights"]
+    texts = [line["text"] for line in record["timeline"]]
+    assert record["over"] is True
+    assert "Round 1 dealt: Abe Slade 3, Bess Doyle 2, Mayor Crane 2, 3 Pinkertons 2." in texts
+    assert not any("Dealt to" in t or "red joker" in t for t in texts)  # R30: secrets stay out
+    abe = next(c for c in data["characters"] if c["name"] == "Abe Slade")
+    assert abe["quickness_dice"] == "3d8"
+
+    text = campaign_file_dump(data)
+    result = campaign_import(campaign_file_parse(text), dealer=dealer)
+    assert result.campaign.pk != campaign.pk
+    assert not Fight.objects.filter(campaign=result.campaign).exists()
+    imported = Character.objects.get(campaign=result.campaign, name="Abe Slade")
+    assert imported.quickness_dice == "3d8"
+
+
+def test_r27_a_bad_dice_spec_in_a_file_is_refused_with_its_place(
+    campaign: Any, pc_a: Any, dealer: User
+) -> None:
+    data = campaign_export(campaign)
+    data["characters"][0]["quickness_dice"] = "3d7"
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(data, dealer=dealer)
+    assert any(
+        p.startswith("characters[0].quickness_dice:") and "no d7" in p
+        for p in refused.value.problems
+    )
+
+
+def test_r31_the_record_counts_the_rounds_dealt_not_the_round_opened_after_the_last(
+    table: FightTable, dealer: User, cids: dict[str, str]
+) -> None:
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    rig(table.fight, "RJ 9♣ 3♦ K♥ 4♣ Q♠ 7♦ J♦ 2♥")
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-round")
+    table.ok(dealer, "end-fight")
+    [record] = campaign_export(table.fight.campaign)["fights"]
+    assert record["rounds"] == 1
+    assert record["timeline"][-1]["text"] == "The fight ends after 1 round."
+    session_page = table.page(dealer, f"/c/{table.fight.campaign.slug}/sessions/1/")
+    assert "over after round 1<" in session_page
+
+
+def test_r31_a_fight_ended_mid_countdown_counts_the_round_under_way(
+    table: FightTable, dealer: User, cids: dict[str, str]
+) -> None:
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-fight")
+    [record] = campaign_export(table.fight.campaign)["fights"]
+    assert record["rounds"] == 1
