@@ -14,7 +14,7 @@ shown anything that was not already in their own context.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -109,12 +109,6 @@ def _roster_line(row: Any) -> RosterLine:
 
 # --- One hand: the player's own, or a seat on the Dealer's console ------------------------------
 
-# Stand-ins for what differs with every render even when the hand does not: the table's version
-# (in every form), each form's fresh idempotency key, and the viewer's CSRF token.
-_VERSION = "ddVERSIONdd"
-_KEY = "ddFRESHKEYdd"
-_CSRF = "ddCSRFTOKENdd"
-
 
 @dataclass(frozen=True)
 class Ref:
@@ -122,55 +116,6 @@ class Ref:
 
     slug: str = ""
     pk: int = 0
-
-
-@dataclass(frozen=True)
-class HandPiece:
-    """A hand row (``selectors.HandRow``: only what ``conflict_view`` gave this viewer) as a
-    piece of HTML reads it, frozen: every field of the row, each list a tuple and each nested
-    row the tuple of its fields, and of the character only its traits (the one thing the pieces
-    read of it; a test holds them to that). Two screens share a piece only when their rows are
-    equal in every field (R10)."""
-
-    values: tuple[tuple[str, Hashable], ...]
-
-    @classmethod
-    def of(cls, row: Any) -> HandPiece:
-        values = tuple(
-            (f.name, _frozen(getattr(row, f.name)) if f.name != "character" else _traits(row))
-            for f in fields(row)
-        )
-        return cls(values)
-
-
-def _traits(row: Any) -> tuple[str, ...]:
-    return tuple(row.character.traits) if row.character is not None else ()
-
-
-_PLAIN = (str, int, float, bool, type(None))
-
-
-def _frozen(value: Any) -> Hashable:
-    if isinstance(value, _PLAIN):
-        return value
-    if is_dataclass(value) and not isinstance(value, type):
-        if type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            try:  # a frozen value (a card) is its own key: equal only to an equal value
-                hash(value)
-                return (type(value).__name__, value)
-            except TypeError:  # it holds a list: frozen field by field below
-                pass
-        return (
-            type(value).__name__,
-            *((f.name, _frozen(getattr(value, f.name))) for f in fields(value)),
-        )
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    hash(value)  # anything else must be a plain value: an unhashable one is a bug, said at once
-    plain: Hashable = value
-    return plain
 
 
 def own_hand_html(hand: Any, context: Any) -> SafeString:
@@ -184,8 +129,7 @@ def seat_html(hand: Any, context: Any) -> SafeString:
 
 
 def hand_html(template: str, name: str, hand: Any, context: Any) -> SafeString:
-    """``template`` for one hand row, see ``form_piece``: a move elsewhere at the table does not
-    render it again."""
+    """``template`` for one hand row, see ``form_piece``."""
     refs = {
         "campaign": Ref(slug=context["campaign"].slug),
         "conflict": Ref(pk=context["conflict"].pk),
@@ -198,51 +142,22 @@ def form_piece(
     refs: Mapping[str, Ref],
 ) -> SafeString:  # fmt: skip
     """``template`` for one row of a screen with forms (a hand, a fight's combatant), rendered
-    from its own small context only — the row under ``name`` (a dataclass), the table's public
-    facts named in ``facts`` (the same for every screen of that table at that version), its
-    references, and stand-ins for the version, the forms' keys and the CSRF token — and
-    remembered under the whole of it (``HandPiece``): a piece is only ever used again for a
-    screen whose row and facts are the very same (R10, R30)."""
-    csrf = context.get("csrf_token")
-    table = tuple((n, _frozen(context.get(n))) for n in facts)
-    html = _remembered_hand(
-        template, name, HandPiece.of(row), _Unkeyed(row, {n: context.get(n) for n in facts}),
-        table, tuple(sorted(refs.items())), bool(csrf),
-    )  # fmt: skip
-    out = html.replace(_VERSION, str(context.get("version", ""))).replace(_CSRF, str(csrf or ""))
-    parts = out.split(_KEY)
-    if len(parts) > 1:  # a fresh key for each form, as FreshKey would print it
-        out = "".join(p + str(FreshKey()) for p in parts[:-1]) + parts[-1]
-    return mark_safe(out)  # rendered (escaped) by the template; the stand-ins are plain words
+    from its own small context only: the row under ``name`` (only what the viewer's choke point
+    gave them), the table's public facts named in ``facts``, its references, and what differs
+    with every render as plain context — the table's version, a fresh key for each form, the
+    viewer's CSRF token and the bases of the viewer's hands (``tables.moves.Basis``). Not
+    remembered: a form is never shared between renders."""
+    piece = {
+        name: row, **{n: context.get(n) for n in (*facts, *PER_RENDER)}, **refs,
+        "fresh_key": FreshKey(),
+    }  # fmt: skip
+    return mark_safe(render_to_string(template, piece))
 
 
-class _Unkeyed:
-    """The live row and table facts, carried beside their key but not part of it (equal to any
-    other): the piece is rendered from them, and the key says all that they hold."""
-
-    def __init__(self, row: Any, facts: dict[str, Any]) -> None:
-        self.row = row
-        self.facts = facts
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Unkeyed)
-
-    def __hash__(self) -> int:
-        return 0
-
+# What a piece's forms read besides the row (tables/templatetags/table_kit.py): the same for
+# every form of one screen, different with every render.
+PER_RENDER = ("version", "csrf_token", "bases", "move_base", "scope_field")
 
 # What a hand's piece reads of the table besides its row (public facts, the same for every
-# screen of that table at that version); part of its key.
+# screen of that table at that version).
 TABLE_FACTS = ("state_phase", "revealed", "is_over", "narration")
-
-
-@bounded(4096)
-def _remembered_hand(
-    template: str, name: str, key: HandPiece, row: _Unkeyed,
-    table: tuple[tuple[str, Hashable], ...], refs: tuple[tuple[str, Ref], ...], csrf: bool,
-) -> SafeString:  # fmt: skip
-    context = {
-        name: row.row, **{n: row.facts[n] for n, _ in table}, **dict(refs),
-        "version": _VERSION, "fresh_key": _KEY, "csrf_token": _CSRF if csrf else "",
-    }  # fmt: skip
-    return mark_safe(render_to_string(template, context))

@@ -166,9 +166,11 @@ def _move(
     try:
         if not form.is_valid():
             raise ConflictError(problem_of(form))
+        data = form.cleaned_data
         read = conflict_move_read(
             conflict_id=conflict_id, membership=membership, move=form.move,  # given the seats
-            version=form.cleaned_data["version"], key=form.cleaned_data["key"],
+            version=data["version"], key=data["key"], basis=data["basis"],
+            scope="" if form.dealer_only() else data.get("pid", ""),
         )  # fmt: skip
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None

@@ -276,6 +276,7 @@ INSTALLED_APPS = [
     "csp",
     "campaigns",
     "characters",
+    "tables",
     "conflicts",
     "fights",
     "saloon",

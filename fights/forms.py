@@ -9,7 +9,7 @@ the cleaned form into the move. Forms check shapes (whole numbers, card notation
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 
@@ -22,6 +22,7 @@ from characters.selectors import in_play as characters_in_play
 from fights.engine import action_deck as engine
 from fights.models import FightSeat
 from fights.services import DEALER_MOVES, ExtrasSpec, JoinSpec, Move, TNRoll, cid_of
+from tables.forms import MoveForm
 
 if TYPE_CHECKING:
     from conflicts.models import Conflict
@@ -33,23 +34,8 @@ WHOLE = dict.fromkeys(
 )
 
 
-def problem_of(form: forms.Form) -> str:
-    """The first thing wrong with a form, in plain words."""
-    for name, errors in form.errors.items():
-        label = "" if name == "__all__" or name not in form.fields else form.fields[name].label
-        return f"{label}: {errors[0]}" if label else str(errors[0])
-    return "Something in that form is missing."
-
-
-class FightMoveForm(forms.Form):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-
-    move_type: ClassVar[type]
-
-    @classmethod
-    def dealer_only(cls) -> bool:
-        return issubclass(cls.move_type, DEALER_MOVES)
+class FightMoveForm(MoveForm):
+    dealer_moves = DEALER_MOVES
 
     def move(self, seats: Mapping[str, FightSeat]) -> Move:
         return self.move_type()  # type: ignore[no-any-return]

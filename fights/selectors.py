@@ -29,7 +29,7 @@ from dustdevils.memo import bounded
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data
 from fights.models import Fight, FightEvent, FightSeat
-from fights.services import cid_of, controlled_cids
+from fights.services import cid_of, combatant_basis, controlled_cids
 
 Phase = engine.Phase
 PHASE_LABELS = {
@@ -304,6 +304,10 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "waiting_for": [names[cid] for cid in needed],
         "timeline": timeline(fight, seats, membership, as_table=as_table),
         "links": links,
+        # The table kit's move forms: where they post, and what each combatant's move is based on.
+        "move_base": links["move"],
+        "scope_field": "cid",
+        "bases": {cid: combatant_basis(state, cid) for cid in mine},
         "speeds": SPEEDS,
         "fresh_key": FreshKey(),
         "others": [line for line in lines if not line.mine],
@@ -325,6 +329,7 @@ def fight_links(slug: str, fight_id: int, session_number: int) -> dict[str, str]
         if session_number
         else "",
         "settle": reverse("conflicts:new", args=[slug]) + f"?fight={fight_id}",
+        "move": reverse("fights:move", args=[slug, fight_id, "ACTION"]),
     }
 
 

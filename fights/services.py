@@ -1,11 +1,11 @@
 """Writes to fights: set-up, and every move (DESIGN.md, "The shape of a table action").
 
-``fight_move`` is the one way a move reaches a fight: in one transaction it locks the row with
-the ORM (``select_for_update``), recognises a repeated submit (idempotency key) and a stale form
-(version), checks who may make the move (a player only their own player character's; the Dealer
-everything), applies it with the engine (``fights.engine.action_deck``), saves the new state
-with ``version + 1``, appends the timeline (public lines, and R30's secret lines for the Dealer
-and the players they name) and, on commit, tells the live layer the fight moved.
+``fight_move`` is the one way a move reaches a fight, through the table kit's pipeline
+(``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with
+``version + 1`` and the timeline, publish on commit). What is the fight's own: who may make the
+move (a player only their own player character's; the Dealer everything), the engine
+(``fights.engine.action_deck``), dice against a TN, joining, and the timeline's public lines and
+R30's secret lines for the Dealer and the players they name.
 """
 
 from __future__ import annotations
@@ -18,27 +18,30 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 
 from campaigns.models import Campaign, GameSession, Membership
 from cards.deck import system_rng
 from cards.dice import DiceSpec, check_tn, parse_dice, roll
 from characters.models import Character
-from conflicts.models import Conflict, Event
-from dustdevils.idempotency import first_submit
+from conflicts.models import Conflict
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
 from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
+from tables.errors import Refused
+from tables.moves import (
+    Basis,
+    Changes,
+    Table,
+    basis_of,
+    opening_lines,
+    table_move,
+    table_note,
+)
 
 MAX_EXTRAS = 50  # a line of extras: "3 Pinkertons"; more than a town's worth is a typo
 
 
-class FightError(ValueError):
-    """A move the table refuses, in plain words; nothing was changed."""
-
-
-class StaleMove(FightError):
-    """The form was made for an older version of the fight."""
+FightError = Refused  # the table kit's one error family, under the fights' name
 
 
 @dataclass(frozen=True)
@@ -182,10 +185,7 @@ def fight_create(
         shocked = [c.name for c in combatants if c.surprised]
         if shocked:
             lines.append(f"Surprised (R26): {', '.join(shocked)}.")
-        FightEvent.objects.bulk_create(
-            FightEvent(fight=fight, seq=i, version=0, round=1, actor=actor, text=text)
-            for i, text in enumerate(lines, start=1)
-        )
+        opening_lines(FIGHTS, fight, [{"round": 1, "actor": actor, "text": t} for t in lines])
         GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
         if from_conflict is not None:
             _tell_the_conflict(
@@ -196,22 +196,52 @@ def fight_create(
 
 def _tell_the_conflict(conflict_id: int, actor: User, text: str) -> None:
     """A line on the conflict's timeline, its version moved on and announced on commit, so every
-    open screen of the conflict shows it live, with the link to the fight (R32's mirror). Locked
-    like a move: the line's number cannot clash with one a move writes at the same time."""
-    from dustdevils.live import broadcast as live
+    open screen of the conflict shows it live, with the link to the fight (R32's mirror)."""
+    from conflicts.services.moves import CONFLICTS
 
-    conflict = Conflict.objects.select_for_update(of=("self",)).get(pk=conflict_id)
-    conflict.version += 1
-    conflict.save(update_fields=["version", "last_move_at"])
-    last = conflict.events.aggregate(last=Max("seq"))["last"] or 0
-    Event.objects.create(
-        conflict=conflict, seq=last + 1, version=conflict.version, actor=actor, text=text
-    )
-    table, version = f"conflict-{conflict.pk}", conflict.version
-    transaction.on_commit(lambda: live.publish(table, version))
+    table_note(CONFLICTS, table_id=conflict_id, lines=[{"actor": actor, "text": text}])
 
 
 # --- Moves ---------------------------------------------------------------------------------------
+
+
+class FightTable(Table[Fight]):
+    """A fight, as the table kit moves it: its row (with the session), keys and timeline; a
+    move of one combatant is based on that combatant, the round and the phase."""
+
+    model = Fight
+    key_model = FightMoveKey
+    line_model = FightEvent
+    fk = "fight"
+    channel = "fight"
+    missing = "No such fight in this campaign."
+
+    def read(self, table_id: int) -> Fight:
+        return Fight.objects.select_related("session", "campaign").get(pk=table_id)
+
+    def basis(self, read: Fight, scope: str) -> str:
+        return combatant_basis(state_from_data(read.state), scope)
+
+
+FIGHTS = FightTable()
+
+
+def combatant_basis(state: engine.FightState, cid: str) -> str:
+    """What a move of combatant ``cid`` is based on: that combatant, the round and the phase."""
+    try:
+        combatant = state.combatant(cid)
+    except engine.IllegalMove:
+        return ""
+    return basis_of(state.phase.value, state.round, repr(combatant))
+
+
+def _lines(outcome: engine.Outcome, *, round_: int, actor: User) -> list[dict[str, Any]]:
+    """The timeline lines of an outcome: public ones, then R30's secret ones."""
+    public = [{"round": round_, "actor": actor, "text": text} for text in outcome.events]
+    return public + [
+        {"round": round_, "actor": actor, "text": s.text, "secret": True, "cids": list(s.cids)}
+        for s in outcome.secrets
+    ]
 
 
 def fight_move(
@@ -221,66 +251,51 @@ def fight_move(
     move: Move | Callable[[Mapping[str, FightSeat]], Move],
     version: int | None,
     key: str = "",
+    basis: str = "",
+    scope: str = "",
     rng: random.Random | None = None,
 ) -> Fight:
-    """Apply one move (see the module docstring). Raises ``FightError`` with a plain message
-    (and changes nothing) when the move is refused; returns the fight unchanged for a repeated
-    submit. ``move`` may be a function of the seats (a form's ``move``). Raises
+    """Apply one move (see the module docstring) through the table kit. Raises ``FightError``
+    with a plain message (and changes nothing) when the move is refused; returns the fight
+    unchanged for a repeated submit. ``move`` may be a function of the seats (a form's
+    ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
     ``Fight.DoesNotExist`` for a fight outside the member's campaign."""
-    with transaction.atomic():
-        fight = (
-            Fight.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .get(pk=fight_id, campaign_id=membership.campaign_id)
-        )
-        fight.campaign = membership.campaign  # the same row, read with the membership
-        if key and not first_submit(FightMoveKey, key, fight=fight):
-            return fight  # a double click: the first submit already did it (the row lock
-            # keeps a second one from getting here before the first commits)
-        if version is not None and version != fight.version:
-            raise StaleMove("The fight has moved on since that page was loaded; here it is now.")
+    if not callable(move) and not isinstance(move, DEALER_MOVES):
+        scope = scope or str(getattr(move, "cid", "") or "")
+
+    def apply(fight: Fight) -> Changes:
         seats = {s.cid: s for s in fight.seats.select_related("character")}
-        if callable(move):
-            move = move(seats)
-        _check_may(move, seats, membership)
+        made = move(seats) if callable(move) else move
+        _check_may(made, seats, membership)
         state = state_from_data(fight.state)
-        rng = rng or system_rng()
-        new_seat: FightSeat | None = None
-        try:
-            if isinstance(move, TNRoll):
-                outcome = _tn_roll(state, move, seats, rng)
-            elif isinstance(move, JoinSpec):
-                outcome = _join(fight, state, move, seats, rng)
-            else:
-                outcome = engine.apply(state, move, rng)
-        except engine.IllegalMove as error:
-            raise FightError(str(error)) from error
-        if new_seat is not None:
-            new_seat.save()
-        fight.state = state_to_data(outcome.state)
-        fight.phase = outcome.state.phase.value
-        fight.round = outcome.state.round
-        fight.version += 1
-        fight.save(update_fields=["state", "phase", "round", "version", "last_move_at"])
-        _append_events(fight, outcome, round_=state.round, actor=membership.user)
-        if fight.session_id:
-            GameSession.objects.filter(pk=fight.session_id).update(
-                last_activity_at=fight.last_move_at
-            )
-        _publish_on_commit(fight)
-    return fight
+        chance = rng or system_rng()
+        if isinstance(made, TNRoll):
+            outcome = _tn_roll(state, made, seats, chance)
+        elif isinstance(made, JoinSpec):
+            outcome = _join(fight, state, made, seats, chance)
+        else:
+            outcome = engine.apply(state, made, chance)
+        return Changes(
+            fields={
+                "state": state_to_data(outcome.state),
+                "phase": outcome.state.phase.value,
+                "round": outcome.state.round,
+            },
+            lines=_lines(outcome, round_=state.round, actor=membership.user),
+        )
+
+    return table_move(
+        FIGHTS, table_id=fight_id, where={"campaign_id": membership.campaign_id}, key=key,
+        based_on=Basis(version, scope, basis), apply=apply,
+    ).row  # fmt: skip
 
 
 def fight_note(*, fight_id: int, actor: User, text: str) -> None:
     """A public line on the fight's timeline from elsewhere in the app (R32: a conflict now
     settles an action of this round), locked, versioned and published like a move."""
-    with transaction.atomic():
-        fight = Fight.objects.select_for_update(of=("self",)).get(pk=fight_id)
-        state = state_from_data(fight.state)
-        fight.version += 1
-        fight.save(update_fields=["version", "last_move_at"])
-        _append_events(fight, engine.Outcome(state, (text,)), round_=state.round, actor=actor)
-        _publish_on_commit(fight)
+    fight = Fight.objects.only("state").get(pk=fight_id)
+    round_ = state_from_data(fight.state).round
+    table_note(FIGHTS, table_id=fight_id, lines=[{"round": round_, "actor": actor, "text": text}])
 
 
 def controlled_cids(seats: Iterable[FightSeat], membership: Membership) -> set[str]:
@@ -373,36 +388,6 @@ def _join(
         seat.fight = fight
         seat.save()
     return outcome
-
-
-def _append_events(fight: Fight, outcome: engine.Outcome, *, round_: int, actor: User) -> None:
-    last = fight.events.aggregate(last=Max("seq"))["last"] or 0
-    rows = [
-        FightEvent(fight=fight, version=fight.version, round=round_, actor=actor, text=text)
-        for text in outcome.events
-    ]
-    rows += [
-        FightEvent(
-            fight=fight,
-            version=fight.version,
-            round=round_,
-            actor=actor,
-            text=s.text,
-            secret=True,
-            cids=list(s.cids),
-        )
-        for s in outcome.secrets
-    ]
-    for seq, row in enumerate(rows, start=last + 1):
-        row.seq = seq
-    FightEvent.objects.bulk_create(rows)
-
-
-def _publish_on_commit(fight: Fight) -> None:
-    from dustdevils.live import broadcast as live
-
-    table, version = f"fight-{fight.pk}", fight.version
-    transaction.on_commit(lambda: live.publish(table, version))
 
 
 def default_title(session: GameSession) -> str:

@@ -26,12 +26,12 @@ from fights.forms import (
     FightCreateForm,
     JoinForm,
     QuicknessDiceForm,
-    problem_of,
 )
 from fights.joining import conflict_to_fight
 from fights.models import Fight
 from fights.selectors import fight_view, join_context, load_fight
 from fights.services import FightError, fight_create, fight_move
+from tables.forms import problem_of
 
 
 @login_required
@@ -139,9 +139,11 @@ def act(request: HtmxHttpRequest, slug: str, fight_id: int, action: str) -> Http
     try:
         if not form.is_valid():
             raise FightError(problem_of(form))
+        data = form.cleaned_data
         fight_move(
-            fight_id=fight_id, membership=membership, move=form.move,
-            version=form.cleaned_data["version"], key=form.cleaned_data["key"],
+            fight_id=fight_id, membership=membership, move=form.move, version=data["version"],
+            key=data["key"], basis=data["basis"],
+            scope="" if form.dealer_only() else data.get("cid", ""),
         )  # fmt: skip
     except Fight.DoesNotExist:
         raise Http404("No such fight in this campaign.") from None

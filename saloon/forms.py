@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django import forms
 from django.http import QueryDict
 
 from cards.deck import Card, CardParseError, parse_card
-from dustdevils.idempotency import key_of
 from saloon.engine import game as g
 from saloon.services import SaloonError
+from tables.forms import MoveForm, problem_of
 
 MoveOf = Callable[[str], g.Move]
 
@@ -113,10 +114,23 @@ PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
 }  # fmt: skip
 
 
-def parse_move(action: str, data: QueryDict) -> tuple[MoveOf, int | None, str]:
-    """(the move as a function of the mover's seat, the form's version, its key). Raises
-    ``SaloonError`` for bad input, ``KeyError`` for an unknown action."""
-    parser = PARSERS[action]
-    raw = data.get("version", "").strip()
-    version = int(raw) if raw.isdigit() else None
-    return parser(data), version, key_of(data)
+class SaloonMoveForm(MoveForm):
+    """What every saloon move sends besides its own fields (the kit's version, key, basis);
+    a saloon form may leave the version out (the move then applies to the table as it is)."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+def move_basics(data: QueryDict) -> tuple[int | None, str, str]:
+    """(the form's version, its key, its basis); ``SaloonError`` when they are malformed."""
+    form = SaloonMoveForm(data)
+    if not form.is_valid():
+        raise SaloonError(problem_of(form))
+    return form.cleaned_data["version"], form.cleaned_data["key"], form.cleaned_data["basis"]
+
+
+def parse_move(action: str, data: QueryDict) -> tuple[MoveOf, int | None, str, str]:
+    """(the move as a function of the mover's seat, the form's version, its key, its basis).
+    Raises ``SaloonError`` for bad input, ``KeyError`` for an unknown action."""
+    version, key, basis = move_basics(data)
+    return PARSERS[action](data), version, key, basis

@@ -19,6 +19,7 @@ from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine, SaloonSeat
+from saloon.services import seat_basis
 
 STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
 _SUIT_RANK = {int(suit): rank for suit, rank in g.SUIT_ORDER.items()}
@@ -159,6 +160,8 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "saloon": saloon,
         "campaign": saloon.campaign,
         "version": saloon.version,
+        # What this viewer's moves are based on (the table kit's ``Basis``): their seat.
+        "basis": seat_basis(state, me) if me else "",
         "phase": state.phase.value,
         "i_am_doomed": bool(me) and state.doomed == me,
         "is_over": state.phase == g.Phase.OVER,

@@ -1,11 +1,10 @@
 """Writes to the saloon (DESIGN.md, "The shape of a table action").
 
-``saloon_move`` is the one way a move reaches a game: in one transaction it locks the row
-(``select_for_update``), recognises a repeated submit (idempotency key) and a stale form
-(version), finds the mover's seat (only seated players act; the engine then lets each act only
-on their turn), applies the move with the engine, saves the new state with ``version + 1``,
-appends the timeline and, on commit, tells the live layer the table moved (a version, never a
-card).
+``saloon_move`` is the one way a move reaches a game, through the table kit's pipeline
+(``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with
+``version + 1`` and the timeline, publish on commit: a version, never a card). What is the
+saloon's own: the mover's seat (only seated players act; the engine then lets each act only on
+their turn) and the engine.
 """
 
 from __future__ import annotations
@@ -15,29 +14,19 @@ from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 
 from campaigns import streams as campaign_page
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create, invite_create
 from cards.deck import system_rng
-from dustdevils.idempotency import first_submit
-from dustdevils.live import broadcast as live
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
+from tables.errors import NotYours, Refused
+from tables.moves import Basis, Changes, Table, basis_of, opening_lines, table_move
 
-
-class SaloonError(ValueError):
-    """A move the table refuses, in plain words; nothing was changed."""
-
-
-class StaleMove(SaloonError):
-    """The form was made for an older version of the table."""
-
-
-class NotSeated(SaloonError):
-    """Only the players at the table play."""
+SaloonError = Refused  # the table kit's one error family, under the saloon's names
+NotSeated = NotYours  # only the players at the table play
 
 
 def display_name(user: User) -> str:
@@ -100,9 +89,47 @@ def saloon_create(
             for i, (p, (pid, _)) in enumerate(zip(players, seats, strict=True))
         )
         opening = g.Entry("rule", f"{display_name(actor)} starts a game: Death enters the saloon.")
-        _append(saloon, (opening, *outcome.entries), actor, outcome.state.deal)
+        opening_lines(
+            SALOONS, saloon, _lines((opening, *outcome.entries), actor, outcome.state.deal)
+        )
         campaign_page.announce(campaign.pk)  # the lobby lists the game (and its seats) live
     return saloon
+
+
+class SaloonTable(Table[Saloon]):
+    """A saloon game, as the table kit moves it: its row, keys and timeline; every move is a
+    seat's, based on that seat, the turn and the phase."""
+
+    model = Saloon
+    key_model = SaloonMoveKey
+    line_model = SaloonLine
+    fk = "saloon"
+    channel = "saloon"
+    missing = "No such game in this campaign."
+
+    def read(self, table_id: int) -> Saloon:
+        return Saloon.objects.select_related("campaign").get(pk=table_id)
+
+    def basis(self, read: Saloon, scope: str) -> str:
+        return seat_basis(state_from_data(read.state), scope)
+
+
+SALOONS = SaloonTable()
+
+
+def seat_basis(state: g.SaloonState, pid: str) -> str:
+    """What a move of seat ``pid`` is based on: that player, whose turn it is, the duel, the
+    Unwanted card and the phase."""
+    if not state.has(pid):
+        return ""
+    return basis_of(
+        state.phase.value, repr(state.player(pid)), repr(state.turn), repr(state.duel),
+        state.unwanted, state.doomed, state.deal,
+    )  # fmt: skip
+
+
+def seat_of(saloon_id: int, user: User) -> SaloonSeat | None:
+    return SaloonSeat.objects.filter(saloon_id=saloon_id, user=user).first()
 
 
 def saloon_move(
@@ -113,55 +140,35 @@ def saloon_move(
     move: Callable[[str], g.Move],
     version: int | None,
     key: str = "",
+    basis: str = "",
     rng: random.Random | None = None,
 ) -> Saloon:
     """Apply one move, made by ``move(pid)`` with the mover's own seat (a form cannot act for
-    someone else). Raises ``SaloonError`` (nothing changed) when refused; returns the game
-    unchanged for a repeated submit."""
-    with transaction.atomic():
-        saloon = (
-            Saloon.objects.select_for_update(of=("self",))
-            .select_related("campaign")
-            .get(pk=saloon_id, campaign=campaign)
-        )
-        if key and not first_submit(SaloonMoveKey, key, saloon=saloon):
-            return saloon  # a double click: the first submit already did it
-        if version is not None and version != saloon.version:
-            raise StaleMove("The table has moved on since that page was loaded; here it is now.")
-        seat = SaloonSeat.objects.filter(saloon=saloon, user=user).first()
+    someone else), through the table kit. Raises ``SaloonError`` (nothing changed) when
+    refused; returns the game unchanged for a repeated submit."""
+    seat = seat_of(saloon_id, user)
+
+    def apply(saloon: Saloon) -> Changes:
         if seat is None:
             raise NotSeated("Only the players at this table can play; you can watch.")
-        state = state_from_data(saloon.state)
-        try:
-            outcome = g.apply(state, move(seat.pid), rng or system_rng())
-        except g.IllegalMove as error:
-            raise SaloonError(str(error)) from error
-        saloon.state = state_to_data(outcome.state)
-        saloon.phase = outcome.state.phase.value
-        saloon.version += 1
-        saloon.save(update_fields=["state", "phase", "version", "last_move_at"])
-        _append(saloon, outcome.entries, user, outcome.state.deal)
-        channel, now = saloon.channel, saloon.version
-        transaction.on_commit(lambda: live.publish(channel, now))
-    return saloon
-
-
-def _append(saloon: Saloon, entries: Sequence[g.Entry], actor: User, deal: int) -> None:
-    last = SaloonLine.objects.filter(saloon=saloon).aggregate(n=Max("seq"))["n"] or 0
-    SaloonLine.objects.bulk_create(
-        SaloonLine(
-            saloon=saloon,
-            seq=last + i,
-            version=saloon.version,
-            deal=deal,
-            kind=entry.kind,
-            pid=entry.pid,
-            actor=actor,
-            text=entry.text,
-            said=entry.said,
+        outcome = g.apply(state_from_data(saloon.state), move(seat.pid), rng or system_rng())
+        return Changes(
+            fields={"state": state_to_data(outcome.state), "phase": outcome.state.phase.value},
+            lines=_lines(outcome.entries, user, outcome.state.deal),
         )
-        for i, entry in enumerate(entries, start=1)
-    )
+
+    return table_move(
+        SALOONS, table_id=saloon_id, where={"campaign": campaign}, key=key,
+        based_on=Basis(version, seat.pid if seat else "", basis), apply=apply,
+    ).row  # fmt: skip
+
+
+def _lines(entries: Sequence[g.Entry], actor: User, deal: int) -> list[dict[str, object]]:
+    return [
+        {"deal": deal, "kind": e.kind, "pid": e.pid, "actor": actor, "text": e.text,
+         "said": e.said}
+        for e in entries
+    ]  # fmt: skip
 
 
 STRIKABLE = ("question", "cue", "answer", "follow_up", "tell")

@@ -20,11 +20,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from dustdevils.idempotency import FreshKey, key_of
+from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
 from saloon.engine import tables
-from saloon.forms import PARSERS, parse_move
+from saloon.forms import PARSERS, move_basics, parse_move
 from saloon.models import Saloon
 from saloon.selectors import lobby_members, saloon_view, saloons_of, story_markdown
 from saloon.services import (
@@ -150,10 +150,10 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
         raise Http404("No such move.")
     saloon = _load(request, slug, saloon_id)
     try:
-        move, version, key = parse_move(action, request.POST)
+        move, version, key, basis = parse_move(action, request.POST)
         saloon = saloon_move(
             saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
-            move=move, version=version, key=key,
+            move=move, version=version, key=key, basis=basis,
         )  # fmt: skip
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None
@@ -168,12 +168,11 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
 def strike(request: HtmxHttpRequest, slug: str, saloon_id: int, line_id: int) -> HttpResponse:
     """S4: strike words from the story while the Unwanted card is up (answers as ``act``)."""
     saloon = _load(request, slug, saloon_id)
-    raw = request.POST.get("version", "").strip()
     try:
+        version, key, _ = move_basics(request.POST)
         saloon = saloon_line_strike(
             saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
-            line_id=line_id, version=int(raw) if raw.isdigit() else None,
-            key=key_of(request.POST),
+            line_id=line_id, version=version, key=key,
         )  # fmt: skip
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None

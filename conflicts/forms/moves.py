@@ -19,18 +19,11 @@ from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from conflicts.engine import conflict as engine
 from conflicts.models import Seat
 from conflicts.services import DEALER_MOVES, ConflictError
+from tables.forms import MoveForm as KitMoveForm
 
 ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in ATTRIBUTES]
 CARD_CHOICES = [(c.text, c.text) for c in FULL_DECK]
 DEVIL_CHOICES = [("0", "Not in play"), ("1", "For (adds)"), ("-1", "Against (takes away)")]
-
-
-def problem_of(form: forms.Form) -> str:
-    """The first thing wrong with a form, in plain words."""
-    for name, errors in form.errors.items():
-        label = "" if name == "__all__" or name not in form.fields else form.fields[name].label
-        return f"{label}: {errors[0]}" if label else str(errors[0])
-    return "Something in that form is missing."
 
 
 class CardsField(forms.MultipleChoiceField):
@@ -50,15 +43,8 @@ class CardsField(forms.MultipleChoiceField):
 # --- Moves -------------------------------------------------------------------------------------
 
 
-class MoveForm(forms.Form):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-
-    move_type: ClassVar[type]
-
-    @classmethod
-    def dealer_only(cls) -> bool:
-        return issubclass(cls.move_type, DEALER_MOVES)
+class MoveForm(KitMoveForm):
+    dealer_moves = DEALER_MOVES
 
     def move(self, seats: Mapping[str, Seat]) -> engine.Move:
         return self.move_type()  # type: ignore[no-any-return]

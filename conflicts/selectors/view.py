@@ -31,6 +31,7 @@ from conflicts.selectors.rows import (
 )
 from conflicts.selectors.steps import dealer_step, player_step
 from conflicts.services import controlled_pids_among
+from conflicts.services.moves import hand_basis
 from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
 
@@ -52,6 +53,7 @@ class ConflictLinks:
     rulings: str
     narrate: str
     replay: str
+    move: str  # the URL of a move named ACTION (tables' move_form)
 
 
 @bounded(4096)  # the script prefix is the deployment's: the same for every request
@@ -63,6 +65,7 @@ def conflict_links(slug: str, conflict_id: int) -> ConflictLinks:
         detail=url("detail"), table=url("table"), version=url("version"), advice=url("advice"),
         again=url("again"), rulings=reverse("conflicts:rulings"), narrate=url("narrate"),
         replay=url("replay"),
+        move=reverse("conflicts:move", args=(slug, conflict_id, "ACTION")),
     )  # fmt: skip
 
 
@@ -144,6 +147,10 @@ def conflict_view(
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "links": conflict_links(conflict.campaign.slug, conflict.pk),
+        # The table kit's move forms: where they post, and what each hand's move is based on.
+        "move_base": conflict_links(conflict.campaign.slug, conflict.pk).move,
+        "scope_field": "pid",
+        "bases": {pid: hand_basis(state, pid) for pid in mine},
         # R20: "Deal again" stays in the campaign, so the last hand's page is known unread.
         "previous_url": (
             conflict_links(conflict.campaign.slug, conflict.previous_id).detail

@@ -1,11 +1,10 @@
-"""What a refused conflict set-up or move raises: plain words for the table, nothing changed."""
+"""What a refused conflict set-up or move raises: the table kit's one error family
+(``tables.errors``), under the names the conflict's code reads best with."""
 
 from __future__ import annotations
 
+from tables.errors import Refused, StaleMove
 
-class ConflictError(ValueError):
-    """A move the table refuses, in plain words; nothing was changed."""
+__all__ = ["ConflictError", "StaleMove"]
 
-
-class StaleMove(ConflictError):
-    """The form was made for an older version of the table."""
+ConflictError = Refused  # a move the table refuses, in plain words; nothing was changed

@@ -1,10 +1,10 @@
 """Every table move (DESIGN.md, "The shape of a table action").
 
-``conflict_move`` is the one way a move reaches a conflict: in one transaction it locks the row
-(``reads.table_read(lock=True)``), recognises a repeated submit (idempotency key) and a stale form
-(version), checks who may make the move, applies it with the engine, writes the chips to the
-ledger, saves the new state with ``version + 1``, appends the timeline and, on commit, tells the
-live layer the table moved."""
+``conflict_move`` is the one way a move reaches a conflict, through the table kit's pipeline
+(``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with
+``version + 1`` and the timeline, publish on commit). What is the conflict's own: who may make
+the move, the engine's apply, the chips written to the ledger, the results at the end and the
+replay's snapshot."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
 from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
-from conflicts.services.errors import ConflictError, StaleMove
+from conflicts.services.errors import ConflictError
 from conflicts.services.results import apply_results
-from dustdevils.idempotency import first_submit
+from tables.moves import Basis, Changes, Table, basis_of, table_move
 
 DEALER_MOVES = (
     engine.Approve, engine.AwardExtraCard, engine.Deal, engine.AwardRedraw, engine.DealerFold,
@@ -62,6 +62,45 @@ def _check_may(move: engine.Move, seats: Iterable[Seat], membership: Membership)
         raise ConflictError("That is not your hand to play.")
 
 
+class ConflictTable(Table[TableRead]):
+    """A conflict, as the table kit moves it: the conflict's row, its keys and its timeline,
+    read whole by ``table_read``; a move of one hand is based on that hand and the phase."""
+
+    model = Conflict
+    key_model = MoveKey
+    line_model = Event
+    fk = "conflict"
+    channel = "conflict"
+    missing = "No such conflict in this campaign."
+
+    def read(self, table_id: int) -> TableRead:
+        read = table_read(table_id)
+        assert read is not None  # the kit's lock found the row
+        return read
+
+    def row(self, read: TableRead) -> Conflict:
+        return read.conflict
+
+    def last_seq(self, read: TableRead) -> int:
+        return read.last_seq
+
+    def basis(self, read: TableRead, scope: str) -> str:
+        return hand_basis(read.state, scope)
+
+
+CONFLICTS = ConflictTable()
+
+
+def hand_basis(state: engine.ConflictState, pid: str) -> str:
+    """What a move of hand ``pid`` is based on: that hand as the engine holds it, and the
+    phase (and whether the narration bids are closed)."""
+    try:
+        hand = state.participant(pid)
+    except engine.IllegalMove:
+        return ""
+    return basis_of(state.phase.value, state.bids_closed, repr(hand))
+
+
 def conflict_move(
     *,
     conflict_id: int,
@@ -69,6 +108,7 @@ def conflict_move(
     move: engine.Move | Callable[[Mapping[str, Seat]], engine.Move],
     version: int | None,
     key: str = "",
+    basis: str = "",
     rng: random.Random | None = None,
 ) -> Conflict:
     """Apply one move (see the module docstring) and return the conflict as committed. Raises
@@ -77,8 +117,15 @@ def conflict_move(
     seats (a form's ``move``), called with the seats read here."""
     return conflict_move_read(
         conflict_id=conflict_id, membership=membership, move=move, version=version, key=key,
-        rng=rng,
+        basis=basis, rng=rng,
     ).conflict  # fmt: skip
+
+
+def _scope(move: object) -> str:
+    """The hand a move is about (its basis), or "" for a table-wide move (the Dealer's)."""
+    if isinstance(move, DEALER_MOVES):
+        return ""
+    return str(getattr(move, "pid", "") or "")
 
 
 def conflict_move_read(
@@ -88,30 +135,25 @@ def conflict_move_read(
     move: engine.Move | Callable[[Mapping[str, Seat]], engine.Move],
     version: int | None,
     key: str = "",
+    basis: str = "",
+    scope: str = "",
     rng: random.Random | None = None,
 ) -> TableRead:
     """``conflict_move``, returning the table as the move left it — its answer needs no second
     read: the move's own read (taken under the lock) with the new state and lines, and the
-    seats read again only when the move changed a character."""
-    with transaction.atomic():
-        read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
-        if read is None:
-            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+    seats read again only when the move changed a character. ``basis``/``scope``: what the
+    form's hand move was based on (``tables.moves.Basis``); a move object names its own hand."""
+    if not callable(move):
+        scope = scope or _scope(move)
+
+    def apply(read: TableRead) -> Changes:
         conflict = read.conflict
-        if key and not first_submit(MoveKey, key, conflict=conflict):
-            return read  # a double click: the first submit already did it
-        if version is not None and version != conflict.version:
-            raise StaleMove("The table has moved on since that page was loaded; here it is now.")
         seats = {s.pid: s for s in read.seats}
-        if callable(move):  # a form's move, made with the seats as they are now
-            move = move(seats)
-        _check_may(move, seats.values(), membership)
-        move = _with_current_values(move, seats.values(), conflict.session)
+        made = move(seats) if callable(move) else move  # a form's move, with the seats now
+        _check_may(made, seats.values(), membership)
+        made = _with_current_values(made, seats.values(), conflict.session)
         state = read.state
-        try:
-            outcome = engine.apply(state, move, rng or system_rng())
-        except engine.IllegalMove as error:
-            raise ConflictError(str(error)) from error
+        outcome = engine.apply(state, made, rng or system_rng())
         for chip in outcome.chips:
             seat = seats[chip.pid]
             assert seat.character is not None
@@ -130,32 +172,37 @@ def conflict_move_read(
         events = list(outcome.events)
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             events += apply_results(outcome.state, seats, conflict)
-        conflict.state = state_to_data(outcome.state)
-        conflict.phase = outcome.state.phase.value
-        conflict.version += 1
-        conflict.save(update_fields=["state", "phase", "version", "last_move_at"])
-        Snapshot.objects.create(conflict=conflict, version=conflict.version, state=conflict.state)
-        written = Event.objects.bulk_create(
-            Event(
-                conflict=conflict, seq=seq, version=conflict.version, actor=membership.user,
-                text=text,
-            )
-            for seq, text in enumerate(events, start=read.last_seq + 1)
-        )  # fmt: skip
-        if conflict.session_id:
-            GameSession.objects.filter(pk=conflict.session_id).update(
-                last_activity_at=conflict.last_move_at
-            )
-        _publish_on_commit(conflict)
-        actor = membership.user.first_name or membership.user.username
-        characters_changed = bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
-        return replace(
-            read,
-            conflict=conflict,
-            seats=seats_of(conflict.pk) if characters_changed else read.seats,
-            timeline=read.timeline
-            + tuple(TimelineEntry(e.seq, e.version, e.text, e.created_at, actor) for e in written),
+        return Changes(
+            fields={"state": state_to_data(outcome.state), "phase": outcome.state.phase.value},
+            lines=[{"actor": membership.user, "text": text} for text in events],
+            extra=outcome,
         )
+
+    with transaction.atomic():
+        moved = table_move(
+            CONFLICTS,
+            table_id=conflict_id,
+            where={"campaign_id": membership.campaign_id},
+            key=key,
+            based_on=Basis(version, scope, basis),
+            apply=apply,
+        )
+        read = moved.read
+        if moved.repeated:
+            return read  # a double click: the first submit already did it
+        conflict = moved.row
+        Snapshot.objects.create(conflict=conflict, version=conflict.version, state=conflict.state)
+        assert moved.changes is not None
+        outcome = moved.changes.extra
+    actor = membership.user.first_name or membership.user.username
+    characters_changed = bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
+    return replace(
+        read,
+        conflict=conflict,
+        seats=seats_of(conflict.pk) if characters_changed else read.seats,
+        timeline=read.timeline
+        + tuple(TimelineEntry(e.seq, e.version, e.text, e.created_at, actor) for e in moved.lines),
+    )
 
 
 def _with_current_values(
@@ -194,13 +241,6 @@ def _current_values(
     }
 
 
-def _publish_on_commit(conflict: Conflict) -> None:
-    from dustdevils.live import broadcast as live
-
-    table, version = f"conflict-{conflict.pk}", conflict.version
-    transaction.on_commit(lambda: live.publish(table, version))
-
-
 NARRATION_MAX = 2000
 
 
@@ -213,10 +253,8 @@ def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> 
         raise ConflictError("Write what was narrated first.")
     if len(text) > NARRATION_MAX:
         raise ConflictError(f"Keep the narration under {NARRATION_MAX} characters.")
-    with transaction.atomic():
-        read = table_read(conflict_id, lock=True, campaign_id=membership.campaign_id)
-        if read is None:
-            raise Conflict.DoesNotExist("No such conflict in this campaign.")
+
+    def write(read: TableRead) -> Changes:
         state = read.state
         settled = state.phase == engine.Phase.DONE or (
             state.phase == engine.Phase.RESOLUTION and state.bids_closed
@@ -226,13 +264,12 @@ def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> 
         mine = controlled_pids_among(read.seats, membership)
         if not membership.is_dealer and state.narrator not in mine:
             raise ConflictError("Only the narrator or the Dealer writes the narration down.")
-        conflict = read.conflict
-        conflict.version += 1
-        conflict.save(update_fields=["version", "last_move_at"])
         name = state.participant(state.narrator).name
-        Event.objects.create(
-            conflict=conflict, seq=read.last_seq + 1, version=conflict.version,
-            actor=membership.user, text=f"Narration ({name}): {text}",
-        )  # fmt: skip
-        _publish_on_commit(conflict)
-        return conflict
+        return Changes(
+            fields={}, lines=[{"actor": membership.user, "text": f"Narration ({name}): {text}"}]
+        )
+
+    return table_move(
+        CONFLICTS, table_id=conflict_id, where={"campaign_id": membership.campaign_id}, key="",
+        based_on=Basis(None), apply=write,
+    ).row  # fmt: skip

@@ -9,17 +9,18 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
+from conflicts.models import Conflict, MoveKey, Seat, Snapshot
 from conflicts.services.errors import ConflictError
+from conflicts.services.moves import CONFLICTS
 from fights.models import Fight
 from fights.services import fight_note
+from tables.moves import Changes, locked_read, opening_lines, save
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,10 @@ def conflict_create(
     winner_bonus_pids: Sequence[str] = (),
     fight: Fight | None = None,
     fight_round: int | None = None,
+    also: Sequence[str] = (),
 ) -> Conflict:
-    """Set up a conflict (the Dealer's first step). Characters must belong to the campaign."""
+    """Set up a conflict (the Dealer's first step). Characters must belong to the campaign.
+    ``also``: more opening lines for its timeline, after the set-up's."""
     title = " ".join(title.split())
     if not title:
         raise ConflictError("Give the conflict a title, e.g. “The posse at the canyon”.")
@@ -147,13 +150,11 @@ def conflict_create(
             Seat(conflict=conflict, pid=pid, character=character, goal=goal[:300])
             for pid, character, goal in seats
         )
-        Event.objects.create(
-            conflict=conflict,
-            seq=1,
-            version=0,
-            actor=actor,
-            text=f"The Dealer sets up “{title}”"
-            + (f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."),
+        opening = f"The Dealer sets up “{title}”" + (
+            f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."
+        )
+        opening_lines(
+            CONFLICTS, conflict, [{"actor": actor, "text": t} for t in (opening, *also)]
         )
     return conflict
 
@@ -195,11 +196,8 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
     if not membership.is_dealer:
         raise ConflictError("Only the Dealer can deal again.")
     with transaction.atomic():
-        previous = (
-            Conflict.objects.select_for_update(of=("self",))
-            .select_related("campaign", "session")
-            .get(pk=conflict_id, campaign_id=membership.campaign_id)
-        )
+        read = locked_read(CONFLICTS, conflict_id, {"campaign_id": membership.campaign_id})
+        previous = read.conflict
         existing = previous.continued_by.order_by("created_at").first()
         if existing is not None:
             return existing
@@ -234,28 +232,11 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
             session=previous.session,
             previous=previous,
             winner_bonus_pids=list(bonus),
+            also=[f"{name} has left play (R17) and is not dealt in." for name in gone],
         )
-        for seq, name in enumerate(gone, start=2):
-            Event.objects.create(
-                conflict=fresh, seq=seq, version=0, actor=membership.user,
-                text=f"{name} has left play (R17) and is not dealt in.",
-            )  # fmt: skip
-        _announce_next_hand(previous, fresh, membership)
+        # Nobody is stranded on the finished hand: its timeline says the fight goes on, and
+        # its version moves on so that every open screen of it re-renders (live) with the link
+        # to the next hand, which the page then follows (static/js/seat.js).
+        text = f"The Dealer deals again: the fight goes on in “{fresh.title}” (R20)."
+        save(CONFLICTS, read, Changes(fields={}, lines=[{"actor": membership.user, "text": text}]))
         return fresh
-
-
-def _announce_next_hand(previous: Conflict, fresh: Conflict, membership: Membership) -> None:
-    """Nobody is stranded on the finished hand: its timeline says the fight goes on, and its
-    version moves on so that every open screen of it re-renders (live) with the link to the
-    next hand, which the page then follows (static/js/seat.js)."""
-    from dustdevils.live import broadcast as live
-
-    Conflict.objects.filter(pk=previous.pk).update(version=F("version") + 1)
-    version = previous.version + 1
-    last = previous.events.order_by("-seq").values_list("seq", flat=True).first() or 0
-    Event.objects.create(
-        conflict=previous, seq=last + 1, version=version, actor=membership.user,
-        text=f"The Dealer deals again: the fight goes on in “{fresh.title}” (R20).",
-    )  # fmt: skip
-    table = f"conflict-{previous.pk}"
-    transaction.on_commit(lambda: live.publish(table, version))

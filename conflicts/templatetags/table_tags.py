@@ -14,7 +14,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from dustdevils.memo import bounded
 
@@ -37,49 +37,6 @@ def ruling(r: str) -> SafeString:
         r,
         r,
     )
-
-
-@register.simple_tag(takes_context=True)
-def move_form(
-    context: template.Context,
-    action: str,
-    pid: str = "",
-    cls: str = "",
-    confirm: str = "",
-    keep: str = "",
-) -> SafeString:
-    """Opens a move form (the caller closes it): POST to the move's URL, hx-post for htmx (the
-    target is the main panel, inherited), the CSRF token, the table's version (a stale page is
-    refused) and a fresh idempotency key (a double click repeats it and changes nothing)."""
-    base = context.render_context.get("move_url_base")
-    if base is None:  # once per render: reversing a URL is the slow part
-        conflict = context["conflict"]
-        base = reverse("conflicts:move", args=[context["campaign"].slug, conflict.pk, "ACTION"])
-        context.render_context["move_url_base"] = base
-    url = base.removesuffix("ACTION/") + f"{action}/"
-    csrf = context.get("csrf_token")
-    parts = [
-        format_html(
-            '<form class="act act--{}{}" method="post" action="{}" hx-post="{}"{}{}>',
-            action,
-            f" {cls}" if cls else "",
-            url,
-            url,
-            format_html(' hx-confirm="{}"', confirm) if confirm else "",
-            format_html(' data-keep="{}"', keep) if keep else "",
-        ),
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf)
-        if csrf and csrf != "NOTPROVIDED"
-        else "",
-        format_html(
-            '<input type="hidden" name="version" value="{}">'
-            '<input type="hidden" name="key" value="{}">',
-            context.get("version", ""),
-            context.get("fresh_key", ""),
-        ),
-        format_html('<input type="hidden" name="pid" value="{}">', pid) if pid else "",
-    ]
-    return mark_safe("".join(parts))  # each part is escaped above
 
 
 @register.simple_tag

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from cards.deck import FULL_DECK, Card, Suit
+from cards.errors import IllegalMove
 
 from . import tables
 
@@ -36,10 +37,6 @@ READINGS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 MAX_TEXT = 2000
 MAX_NAME = 60
-
-
-class IllegalMove(ValueError):
-    """The rules do not allow that move now; the message says why in plain words."""
 
 
 class Phase(StrEnum):

@@ -15,7 +15,8 @@ from characters.services import chips_grant
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict, Event
-from conflicts.services import ConflictError, HandSpec, StaleMove, conflict_create, conflict_move
+from conflicts.services import ConflictError, HandSpec, conflict_create, conflict_move
+from tables.errors import StaleMove
 
 pytestmark = pytest.mark.django_db
 

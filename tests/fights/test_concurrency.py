@@ -11,7 +11,8 @@ import pytest
 from campaigns.models import Membership
 from fights.engine import action_deck as engine
 from fights.models import Fight, FightEvent, FightMoveKey
-from fights.services import StaleMove, cid_of, fight_create, fight_move
+from fights.services import cid_of, fight_create, fight_move
+from tables.errors import StaleMove
 from tests.conflicts.test_concurrency import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

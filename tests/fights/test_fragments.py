@@ -13,7 +13,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from conflicts import fragments
 from dustdevils import memo
 from fights.selectors import Line, PublicLine
 from tests.conflicts.test_views import card_tokens
@@ -36,15 +35,12 @@ def console_lines(html: str) -> dict[str, str]:
     return {cid: li for li, cid in found}
 
 
-def test_a_console_line_is_made_once_and_its_forms_stay_current(
+def test_a_console_lines_forms_stay_current(
     table: FightTable, dealer: User, cids: dict[str, str]
 ) -> None:
     first = table.page(dealer)
-    made = fragments._remembered_hand.cache_info().misses
-    assert made >= 4  # four combatants' lines
     table.ok(dealer, "quickness", cid=cids["abe"], total=13)  # Abe's line changes, no other
     second = table.page(dealer)
-    assert fragments._remembered_hand.cache_info().misses == made + 1
     assert 'name="version" value="1"' in second
     assert 'name="version" value="0"' not in second
     before, after = console_lines(first), console_lines(second)

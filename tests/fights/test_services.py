@@ -17,11 +17,11 @@ from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
 from fights.services import (
     ExtrasSpec,
     FightError,
-    StaleMove,
     cid_of,
     fight_create,
     fight_move,
 )
+from tables.errors import StaleMove
 from tests.fights.conftest import PINKERTONS, FightTable, rig, state_of
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,45 @@
+"""The one way a move form opens, for every game's screens: ``{% move_form "draw" hand.pid %}``.
+
+The form posts to the game's move URL (``move_base`` in the context: the URL of a move named
+``ACTION``), hx-posts for htmx (the target is the main panel, inherited), and carries the
+viewer's CSRF token, the table's ``version``, a fresh idempotency ``key`` and, for a move of one
+hand or seat (``scope``: named by the context's ``scope_field``, "pid" or "cid"), its ``basis``
+(``tables.moves.Basis``) from the context's ``bases``. The HTML is the template
+``tables/_move_form.html``; the caller closes the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from dustdevils.idempotency import FreshKey
+
+register = template.Library()
+
+
+@register.inclusion_tag("tables/_move_form.html", takes_context=True)
+def move_form(
+    context: template.Context,
+    action: str,
+    scope: str = "",
+    cls: str = "",
+    confirm: str = "",
+    keep: str = "",
+) -> dict[str, Any]:
+    url = str(context.get("move_base", "")).replace("ACTION", action)
+    csrf = context.get("csrf_token")
+    return {
+        "action": action,
+        "url": url,
+        "cls": cls,
+        "confirm": confirm,
+        "keep": keep,
+        "csrf_token": csrf if csrf and csrf != "NOTPROVIDED" else "",
+        "version": context.get("version", ""),
+        "key": FreshKey(),
+        "scope_field": context.get("scope_field", "pid"),
+        "scope": scope,
+        "basis": (context.get("bases") or {}).get(scope, "") if scope else "",
+    }
