@@ -194,6 +194,23 @@ def env_redis_url(name: str = "REDIS_URL") -> str:
     return url
 
 
+def redis_cache(url: str, key_prefix: str) -> dict[str, Any]:
+    """The cache on Redis (django-redis). It only saves work (the odds meters, the discard
+    advice), so an outage must not fail a page or a live stream: with IGNORE_EXCEPTIONS every
+    read is a miss and every write is dropped (and logged, DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS),
+    after at most the short timeouts below."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": 1,
+            "SOCKET_TIMEOUT": 1,
+        },
+        "KEY_PREFIX": key_prefix,
+    }
+
+
 def _machine_secret_key(path: Path) -> str:
     """A random key kept in ``path`` (gitignored), made on first use, so a fresh clone runs
     with DEBUG off without anyone inventing a key, and sessions survive restarts."""
@@ -339,6 +356,10 @@ if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", DEPLOYMENT_NAMESPACE):
     )
 LIVE_NAMESPACE = DEPLOYMENT_NAMESPACE
 
+# A cache error that IGNORE_EXCEPTIONS (redis_cache above) turns into a miss is logged, with its
+# traceback, on the "django_redis.cache" logger: an outage is seen in the log, not by players.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+
 # "redis" fans table updates out through Redis pub/sub (any number of processes);
 # "inprocess" keeps them in this process (the embedded default: one uvicorn process).
 BROADCASTER = env_choice(
@@ -385,16 +406,7 @@ if REDIS_URL:
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
         "socket_connect_timeout": 2,  # an unreachable Redis host fails fast, not after minutes
     }
-    CACHES = {
-        "default": {
-            # RedisCache that treats an outage as misses (dustdevils/cache.py), with short
-            # timeouts, so a Redis outage never fails a page or a live stream.
-            "BACKEND": "dustdevils.cache.ForgivingRedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-            "KEY_PREFIX": DEPLOYMENT_NAMESPACE,
-        }
-    }
+    CACHES = {"default": redis_cache(REDIS_URL, DEPLOYMENT_NAMESPACE)}
 else:
     # No broker: tasks run inline, in the request that queued them.
     CELERY_BROKER_URL = "memory://"
