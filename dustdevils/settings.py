@@ -23,8 +23,9 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -87,95 +88,90 @@ def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
     return value
 
 
-_POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "pgsql", "postgresql+psycopg"})
+# dj-database-url reads the URL; the app runs on PostgreSQL and SQLite only (it knows more
+# schemes, which the app has never been tried on). SQLAlchemy's spelling is accepted too.
+dj_database_url.register("postgresql+psycopg", "django.db.backends.postgresql")
+_ENGINES = frozenset({"django.db.backends.postgresql", "django.db.backends.sqlite3"})
+
+SQLITE_OPTIONS: dict[str, Any] = {
+    # IMMEDIATE takes the write lock at BEGIN, so two table actions racing on SQLite queue up
+    # instead of failing with "database is locked" half-way through.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 
 
 def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any]:
-    """Turn ``postgres://user:pass@host:port/db?opt=val`` or ``sqlite:///path`` into a
-    ``DATABASES`` entry. Anything else raises ImproperlyConfigured naming ``name``."""
+    """A ``DATABASES`` entry for ``postgres://user:pass@host:port/db?opt=val`` or
+    ``sqlite:///path`` (read by dj-database-url), with the app's own options on top; anything
+    else raises ImproperlyConfigured naming ``name``."""
+    url = url.strip()
     try:
-        parts = urlsplit(url.strip())
-        port = parts.port  # a non-numeric or out-of-range port raises ValueError here
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}.") from None
-    scheme = parts.scheme.lower()
+        db: dict[str, Any] = dict(dj_database_url.parse(url))
+    except dj_database_url.UnknownSchemeError as exc:
+        raise _unsupported_scheme(name, exc.scheme) from None
+    except ValueError as exc:  # dj_database_url.ParseError: a bad port, a stray character
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
+    options: dict[str, Any] = db.get("OPTIONS", {})
 
-    if scheme == "sqlite":
-        # sqlite:///relative/path, sqlite:////absolute/path, sqlite:///:memory:
-        if parts.netloc:
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        if db.get("HOST") or db.get("PORT"):
             raise ImproperlyConfigured(
                 f"{name}: a SQLite URL has no host; write sqlite:///relative/path or "
                 "sqlite:////absolute/path."
             )
-        path = unquote(parts.path)[1:] if parts.path.startswith("/") else ""
-        if not path:
+        if db["NAME"] == ":memory:" and ":memory:" not in url:  # "sqlite://" means memory
             raise ImproperlyConfigured(f"{name}: the SQLite URL names no database file.")
-        db_path = path if path == ":memory:" else str(Path(path).expanduser())
-        return _sqlite_database(db_path)
+        path = db["NAME"] if db["NAME"] == ":memory:" else str(Path(db["NAME"]).expanduser())
+        return sqlite_database(path, options)
 
-    if scheme in _POSTGRES_SCHEMES:
-        db_name = unquote(parts.path.lstrip("/"))
-        if not db_name or "/" in db_name:
-            raise ImproperlyConfigured(
-                f"{name}: the PostgreSQL URL must name one database, "
-                "e.g. postgres://user:password@127.0.0.1:5432/dustdevils."
-            )
-        host = unquote(parts.hostname or "")
-        options = dict(parse_qsl(parts.query, keep_blank_values=False))
-        # ?host=/var/run/postgresql selects a Unix socket, as libpq does.
-        host = options.pop("host", host)
-        conn_max_age = env_int("CONN_MAX_AGE", 0, minimum=0)
-        pool_max = env_int("DATABASE_POOL_MAX", 10, minimum=0)
-        pooled: dict[str, Any] = {}
-        if pool_max and not conn_max_age:
-            # psycopg's pool (per process): under uvicorn every request runs in a thread of its
-            # own, so without it each request and stream read would open (and PostgreSQL fork)
-            # a connection; with it a burst waits for one of ``pool_max`` instead of failing
-            # with "too many clients". DATABASE_POOL_MAX=0 (or CONN_MAX_AGE>0) switches it off.
-            pooled["pool"] = {
-                "min_size": 0,
-                "max_size": pool_max,
-                "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
-            }
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": db_name,
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": host,
-            "PORT": str(port or ""),
-            "OPTIONS": options | pooled,
-            "CONN_MAX_AGE": conn_max_age,
-            "CONN_HEALTH_CHECKS": not pooled,  # the pool checks its connections itself
+    if db["ENGINE"] not in _ENGINES:
+        raise _unsupported_scheme(name, urlsplit(url).scheme)
+    if not db["NAME"] or "/" in db["NAME"]:
+        raise ImproperlyConfigured(
+            f"{name}: the PostgreSQL URL must name one database, "
+            "e.g. postgres://user:password@127.0.0.1:5432/dustdevils."
+        )
+    # ?host=/var/run/postgresql selects a Unix socket, as libpq does.
+    db["HOST"] = options.pop("host", db["HOST"])
+    db["PORT"] = str(db["PORT"] or "")
+    db["CONN_MAX_AGE"] = conn_max_age = env_int("CONN_MAX_AGE", 0, minimum=0)
+    pool_max = env_int("DATABASE_POOL_MAX", 10, minimum=0)
+    if pool_max and not conn_max_age:
+        # psycopg's pool (per process): under uvicorn every request runs in a thread of its
+        # own, so without it each request and stream read would open (and PostgreSQL fork) a
+        # connection; with it a burst waits for one of ``pool_max`` instead of failing with
+        # "too many clients". DATABASE_POOL_MAX=0 (or CONN_MAX_AGE>0) switches it off.
+        options["pool"] = {
+            "min_size": 0,
+            "max_size": pool_max,
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
         }
+    # With the pool, Django hands psycopg_pool ``check=ConnectionPool.check_connection``: a
+    # connection is tried as it leaves the pool and a dead one replaced, so a PostgreSQL
+    # restart fails no request (issue 28). Without the pool, persistent connections are
+    # checked at each request's start. (Django 5.2 always passes ``check``: setting it in
+    # OPTIONS["pool"] too would be a TypeError.)
+    db["CONN_HEALTH_CHECKS"] = True
+    db["OPTIONS"] = options
+    return db
 
-    shown = scheme or "(none)"
-    raise ImproperlyConfigured(
-        f"{name} has an unsupported scheme {shown!r}: use postgres://user:password@host:5432/name "
-        "or sqlite:///path/to/db.sqlite3."
+
+def _unsupported_scheme(name: str, scheme: str) -> ImproperlyConfigured:
+    return ImproperlyConfigured(
+        f"{name} has an unsupported scheme {scheme or '(none)'!r}: use "
+        "postgres://user:password@host:5432/name or sqlite:///path/to/db.sqlite3."
     )
 
 
-def _sqlite_database(path: str) -> dict[str, Any]:
+def sqlite_database(path: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """SQLite at ``path``, with the app's options (the URL's own query options win)."""
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": path,
-        "OPTIONS": {
-            # IMMEDIATE takes the write lock at BEGIN, so two table actions racing on SQLite
-            # queue up instead of failing with "database is locked" half-way through.
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
+        "OPTIONS": SQLITE_OPTIONS | (options or {}),
     }
-
-
-def env_database_url(name: str = "DATABASE_URL", *, default_sqlite: Path) -> dict[str, Any]:
-    """The database from ``name``, or the embedded SQLite file when it is unset or empty."""
-    url = env_str(name)
-    if not url:
-        return _sqlite_database(str(default_sqlite))
-    return parse_database_url(url, name=name)
 
 
 def env_redis_url(name: str = "REDIS_URL") -> str:
@@ -196,6 +192,23 @@ def env_redis_url(name: str = "REDIS_URL") -> str:
     if parts.scheme != "unix" and not parts.hostname:
         raise ImproperlyConfigured(f"{name} names no host: use redis://host:6379/0.")
     return url
+
+
+def redis_cache(url: str, key_prefix: str) -> dict[str, Any]:
+    """The cache on Redis (django-redis). It only saves work (the odds meters, the discard
+    advice), so an outage must not fail a page or a live stream: with IGNORE_EXCEPTIONS every
+    read is a miss and every write is dropped (and logged, DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS),
+    after at most the short timeouts below."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": 1,
+            "SOCKET_TIMEOUT": 1,
+        },
+        "KEY_PREFIX": key_prefix,
+    }
 
 
 def _machine_secret_key(path: Path) -> str:
@@ -323,7 +336,12 @@ TEMPLATES = [
 # Database
 # --------------------------------------------------------------------------------------------
 
-DATABASES = {"default": env_database_url("DATABASE_URL", default_sqlite=DATA_DIR / "db.sqlite3")}
+_DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {
+    "default": parse_database_url(_DATABASE_URL)
+    if _DATABASE_URL
+    else sqlite_database(str(DATA_DIR / "db.sqlite3"))
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------------------------
@@ -340,6 +358,10 @@ if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", DEPLOYMENT_NAMESPACE):
         "DEPLOYMENT_NAMESPACE may hold only letters, digits, '_', '.' and '-' (at most 64)."
     )
 LIVE_NAMESPACE = DEPLOYMENT_NAMESPACE
+
+# A cache error that IGNORE_EXCEPTIONS (redis_cache above) turns into a miss is logged, with its
+# traceback, on the "django_redis.cache" logger: an outage is seen in the log, not by players.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # "redis" fans table updates out through Redis pub/sub (any number of processes);
 # "inprocess" keeps them in this process (the embedded default: one uvicorn process).
@@ -387,16 +409,7 @@ if REDIS_URL:
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
         "socket_connect_timeout": 2,  # an unreachable Redis host fails fast, not after minutes
     }
-    CACHES = {
-        "default": {
-            # RedisCache that treats an outage as misses (dustdevils/cache.py), with short
-            # timeouts, so a Redis outage never fails a page or a live stream.
-            "BACKEND": "dustdevils.cache.ForgivingRedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-            "KEY_PREFIX": DEPLOYMENT_NAMESPACE,
-        }
-    }
+    CACHES = {"default": redis_cache(REDIS_URL, DEPLOYMENT_NAMESPACE)}
 else:
     # No broker: tasks run inline, in the request that queued them.
     CELERY_BROKER_URL = "memory://"

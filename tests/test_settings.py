@@ -93,6 +93,9 @@ def test_it_pools_postgres_connections_unless_told_not_to(monkeypatch: pytest.Mo
     pooled = parse_database_url("postgres://127.0.0.1/dust")
     assert pooled["OPTIONS"]["pool"]["max_size"] == 10
     assert pooled["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+    # Django gives the pool psycopg_pool's check: a dead connection never reaches a request
+    # (issue 28 #5; tests/test_database_restart.py on PostgreSQL).
+    assert pooled["CONN_HEALTH_CHECKS"] is True
     monkeypatch.setenv("DATABASE_POOL_MAX", "3")
     assert parse_database_url("postgres://127.0.0.1/dust")["OPTIONS"]["pool"]["max_size"] == 3
     monkeypatch.setenv("DATABASE_POOL_MAX", "0")
@@ -102,6 +105,7 @@ def test_it_pools_postgres_connections_unless_told_not_to(monkeypatch: pytest.Mo
     persistent = parse_database_url("postgres://127.0.0.1/dust")
     assert "pool" not in persistent["OPTIONS"]
     assert persistent["CONN_MAX_AGE"] == 60
+    assert persistent["CONN_HEALTH_CHECKS"] is True  # checked at each request's start
     monkeypatch.setenv("DATABASE_POOL_MAX", "many")
     with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_MAX"):
         parse_database_url("postgres://127.0.0.1/dust")
@@ -110,6 +114,13 @@ def test_it_pools_postgres_connections_unless_told_not_to(monkeypatch: pytest.Mo
 def test_it_parses_a_minimal_postgresql_url() -> None:
     db = parse_database_url("postgresql://127.0.0.1/dustdevils")
     assert (db["NAME"], db["HOST"], db["PORT"], db["USER"]) == ("dustdevils", "127.0.0.1", "", "")
+    assert parse_database_url("postgresql+psycopg://127.0.0.1/dust")["NAME"] == "dust"
+
+
+def test_it_takes_a_unix_socket_from_the_query_as_libpq_does() -> None:
+    db = parse_database_url("postgres:///dust?host=/var/run/postgresql")
+    assert (db["HOST"], db["NAME"]) == ("/var/run/postgresql", "dust")
+    assert "host" not in db["OPTIONS"]
 
 
 def test_it_parses_sqlite_urls() -> None:
@@ -122,11 +133,21 @@ def test_it_parses_sqlite_urls() -> None:
     assert parse_database_url("sqlite:///:memory:")["NAME"] == ":memory:"
 
 
+def test_it_gives_sqlite_the_apps_options() -> None:
+    """Writers queue at BEGIN (IMMEDIATE) instead of failing half-way with "database is
+    locked"; the URL's own options win."""
+    options = parse_database_url("sqlite:///db.sqlite3")["OPTIONS"]
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in options["init_command"]
+    assert parse_database_url("sqlite:///db.sqlite3?timeout=5")["OPTIONS"]["timeout"] == 5
+
+
 @pytest.mark.parametrize(
     "url",
     [
         "mysql://root@localhost/dust",
         "postgres://localhost:notaport/dust",
+        "postgres://[::1/dust",
         "postgres://localhost:5432/",
         "postgres://localhost:5432/a/b",
         "sqlite://somehost/db.sqlite3",
