@@ -10,8 +10,8 @@ settings (DJANGO_ENV=production, BEHIND_PROXY=1) on its own SQLite database and 
 files in a temporary directory, so it needs no service but nginx: skipped without it, FAILED
 without it under CI (.ci/run installs it).
 
-Only the addresses and ports are changed in the rendered nginx.conf (``render``); everything
-else is the file as deployed.
+Only the addresses and ports are changed in the rendered nginx.conf (``render``), and in
+compose.yaml's commands (with one gunicorn worker, not two); everything else is as deployed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -113,9 +113,11 @@ class Site:
     url: str  # nginx
     slug: str  # doc's campaign
     streams_log: Path  # uvicorn's output, its access log included
+    browsers: list[Browser] = field(default_factory=list)
 
     def browser(self, via: str, forwarded_for: str | None = None) -> Browser:
-        return Browser(self.url, via, forwarded_for)
+        self.browsers.append(Browser(self.url, via, forwarded_for))
+        return self.browsers[-1]
 
 
 class Browser:
@@ -254,7 +256,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             [NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf")], base, tmp / "nginx.log",
             nginx_port,
         ))  # fmt: skip
-        yield Site(f"http://{NGINX_SIDE}:{nginx_port}", slug, tmp / "uvicorn.log")
+        site = Site(f"http://{NGINX_SIDE}:{nginx_port}", slug, tmp / "uvicorn.log")
+        yield site
+        for browser in site.browsers:
+            browser.client.close()
     finally:
         for server in reversed(servers):
             server.stop()
