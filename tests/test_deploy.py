@@ -5,6 +5,7 @@ gunicorn (where it would hold a WSGI thread for as long as a screen is open) fai
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 
@@ -150,3 +151,37 @@ def test_the_compose_file_hangs_together() -> None:
     assert SERVICES["proxy"]["depends_on"].keys() == {"web", "streams"}
     for name in ("web", "streams", "worker", "beat", "migrate"):
         assert SERVICES[name]["environment"]["REDIS_URL"].startswith("redis://redis:"), name
+
+
+def _trusted_tls_proxies() -> tuple[list[str], list[str]]:
+    """The TLS proxy's addresses as set_real_ip_from names them, and as the geo block does."""
+    realip = re.findall(r"\bset_real_ip_from\s+([^;\s]+)\s*;", CONF)
+    geo = re.search(r"\bgeo\s+\$realip_remote_addr\s+\$dd_from_tls_proxy\s*\{([^}]*)\}", CONF)
+    assert geo is not None
+    believed = re.findall(r"^\s*([0-9a-fA-F.:/]+)\s+1\s*;", geo.group(1), re.MULTILINE)
+    return realip, believed
+
+
+def test_the_tls_proxy_is_believed_about_the_address_and_the_scheme_alike() -> None:
+    """nginx takes the browser's address (realip) and scheme (the geo block, then the map) from
+    the same TLS proxy: two lists in the file, which must agree."""
+    realip, believed = _trusted_tls_proxies()
+    assert realip, "deploy/nginx.conf trusts no TLS proxy"
+    assert sorted(realip) == sorted(believed)
+    assert re.search(r"\breal_ip_header\s+X-Forwarded-For\s*;", CONF)
+    assert re.search(r"\breal_ip_recursive\s+on\s*;", CONF)
+
+
+def test_the_app_believes_nginx_only_and_nginx_the_tls_proxy_only() -> None:
+    """compose.yaml: gunicorn, uvicorn and the login lockout (FORWARDED_ALLOW_IPS) trust the
+    proxy service's fixed address; nginx trusts the network's gateway (a TLS proxy on the host,
+    through the published port), which the app does not."""
+    proxy_ip = SERVICES["proxy"]["networks"]["default"]["ipv4_address"]
+    for name in ("web", "streams"):
+        assert SERVICES[name]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip, name
+        command = SERVICES[name]["command"]
+        assert command[command.index("--forwarded-allow-ips") + 1] == proxy_ip, name
+    (subnet,) = (entry["subnet"] for entry in COMPOSE["networks"]["default"]["ipam"]["config"])
+    realip, _ = _trusted_tls_proxies()
+    assert proxy_ip not in realip
+    assert realip == [str(next(ipaddress.ip_network(subnet).hosts()))]  # the gateway
