@@ -38,6 +38,7 @@ from conflicts.services import (
 from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
+from tables.views import answer
 
 
 @login_required
@@ -293,20 +294,20 @@ def _after(
     moved: bool = False,
     read: TableRead | None = None,
 ) -> HttpResponse:
-    """htmx: the main panel of the conflict as it is now (``read``: as the move just left it),
-    with the message (``moved``: what the last move did); otherwise post/redirect/get."""
-    if request.htmx:
-        read = read or _read(membership, conflict_id)
-        response = _screen(request, read, membership, notice=notice, error=error, moved=moved)
-        # After your own move, show the panel's top: the message, then what comes next (a
-        # refresh from the poll keeps the scroll where it is). reswap() types only the style.
-        response["HX-Reswap"] = "outerHTML show:#conflict-main:top"
-        return response
-    conflict = _conflict_of(membership, conflict_id)
-    if moved:
-        notice = events_at(conflict, conflict.version)
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
-    return redirect(conflict)
+    """The table kit's answer (``tables.views.answer``), from ``read`` when the move gave one
+    (its own read: no second one)."""
+    if moved and read is not None:
+        notice = " ".join(e.text for e in read.timeline if e.version == read.version)
+        moved = False
+    elif moved and not request.htmx:
+        conflict = _conflict_of(membership, conflict_id)
+        notice, moved = events_at(conflict, conflict.version), False
+
+    def screen(notice: str, error: str) -> HttpResponse:
+        data = read or _read(membership, conflict_id)
+        return _screen(request, data, membership, notice=notice, error=error, moved=moved)
+
+    url = (read.conflict if read else _conflict_of(membership, conflict_id)).get_absolute_url()
+    return answer(
+        request, screen=screen, url=url, panel="conflict-main", notice=notice, error=error
+    )

@@ -32,6 +32,7 @@ from fights.models import Fight
 from fights.selectors import fight_view, join_context, load_fight
 from fights.services import FightError, fight_create, fight_move
 from tables.forms import problem_of
+from tables.views import answer
 
 
 @login_required
@@ -211,12 +212,9 @@ def _after(
         notice = " ".join(
             e.text for e in fight.events.all() if e.version == fight.version and not e.secret
         )
-    if request.htmx:
-        response = _screen(request, fight, membership, notice=notice, error=error)
-        response["HX-Reswap"] = "outerHTML show:#fight-main:top"
-        return response
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
-    return redirect(fight)
+    return answer(
+        request, notice=notice, error=error, url=fight.get_absolute_url(), panel="fight-main",
+        screen=lambda notice, error: _screen(
+            request, fight, membership, notice=notice, error=error
+        ),
+    )  # fmt: skip

@@ -37,6 +37,7 @@ from saloon.services import (
     saloon_line_strike,
     saloon_move,
 )
+from tables.views import answer
 
 
 @login_required
@@ -207,12 +208,7 @@ def _after(
             line.text
             for line in saloon.lines.filter(version=saloon.version, kind="rule").order_by("seq")
         )
-    if request.htmx:
-        response = _screen(request, saloon, notice=notice, error=error)
-        response["HX-Reswap"] = "outerHTML show:#saloon-main:top"
-        return response
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
-    return redirect(saloon)
+    return answer(
+        request, notice=notice, error=error, url=saloon.get_absolute_url(), panel="saloon-main",
+        screen=lambda notice, error: _screen(request, saloon, notice=notice, error=error),
+    )  # fmt: skip

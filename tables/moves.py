@@ -124,9 +124,7 @@ def still_meant(table: Table[R], read: R, based_on: Basis) -> bool:
     if based_on.version is None or based_on.version == version:
         return True
     return bool(
-        based_on.scope
-        and based_on.token
-        and based_on.token == table.basis(read, based_on.scope)
+        based_on.scope and based_on.token and based_on.token == table.basis(read, based_on.scope)
     )
 
 
