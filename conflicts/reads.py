@@ -1,4 +1,4 @@
-"""The one read of a conflict's table: ``table_read(conflict_id, lock=...)``.
+"""The one read of a conflict's table: ``table_read(conflict_id)``.
 
 Every screen of a conflict — the page, a move's answer, each live stream — and every move (under
 the row's lock) reads the same things: the conflict with its campaign and session, its seats with
@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
-from django.db import transaction
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
-from django.db.transaction import TransactionManagementError
 
 from campaigns.models import Campaign, GameSession, Membership
 from conflicts.engine import conflict as engine
@@ -121,25 +119,13 @@ def _table() -> QuerySet[Conflict]:
     return conflicts
 
 
-def table_read(
-    conflict_id: int, *, lock: bool = False, campaign_id: int | None = None
-) -> TableRead | None:
+def table_read(conflict_id: int, *, campaign_id: int | None = None) -> TableRead | None:
     """The conflict's table, or None when there is no such conflict (in ``campaign_id``'s
-    campaign, when given). ``lock``: the conflict's row is locked until the transaction ends (a
-    move); the seats, members and lines are then read after the lock is held, so they are as
-    the last move committed them."""
+    campaign, when given). A move reads it through the table kit, after the kit has locked the
+    row (``tables.moves.locked_read``), so it sees what the move before it committed."""
     where: dict[str, int] = {"pk": conflict_id}
     if campaign_id is not None:
         where["campaign_id"] = campaign_id
-    if lock:
-        if not transaction.get_connection().in_atomic_block:  # as select_for_update() says
-            raise TransactionManagementError("A locked read must be inside a transaction.")
-        # The lock first, in a statement of its own: PostgreSQL evaluates a statement's
-        # sub-selects in the snapshot it began with, before any wait for the lock, so the read
-        # must begin after the lock is ours to see what the move before committed.
-        locked = Conflict.objects.select_for_update().filter(**where).values_list("pk").order_by()
-        if not locked:
-            return None
     conflict = next(iter(_table().filter(**where)), None)
     if conflict is None:
         return None

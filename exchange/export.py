@@ -15,7 +15,7 @@ from characters.models import Character
 from characters.rules import ATTRIBUTES
 from conflicts.models import Conflict
 from exchange.reading import FORMAT, VERSION
-from fights.services import fight_data
+from fights.selectors import fight_data
 
 
 def _when(value: dt.datetime | None) -> str | None:

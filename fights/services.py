@@ -392,17 +392,3 @@ def _join(
 
 def default_title(session: GameSession) -> str:
     return f"A fight in session {session.number}"
-
-
-def fight_data(fight: Fight) -> dict[str, Any]:
-    """For the campaign export: the fight's public record (R30: no secret line, no hidden card)."""
-    return {
-        "title": fight.title,
-        "session": fight.session.number if fight.session else None,
-        # The rounds dealt (R31): once a round ends, ``fight.round`` already counts the next.
-        "rounds": engine.rounds_fought(state_from_data(fight.state)),
-        "over": fight.is_over,
-        "timeline": [
-            {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret
-        ],
-    }

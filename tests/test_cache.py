@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.test import override_settings
 
-from dustdevils.settings import redis_cache
+from dustdevils.env import redis_cache
 
 NOBODY_LISTENS = "redis://127.0.0.1:1/0"  # port 1: connection refused at once
 

@@ -24,7 +24,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from dustdevils.settings import parse_database_url
+from dustdevils.env import parse_database_url
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from dustdevils.settings import (
-    BASE_DIR,
+from dustdevils.env import (
     env_bool,
     env_int,
     env_list,
     env_redis_url,
     parse_database_url,
 )
+from dustdevils.settings import BASE_DIR
 
 # Variables that would leak this machine's configuration into the subprocesses below.
 _CONFIG_VARS = (

@@ -195,7 +195,7 @@ def test_it_queues_a_lost_recovery_again(
 def test_it_reads_the_hours_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     from django.core.exceptions import ImproperlyConfigured
 
-    from dustdevils.settings import env_int
+    from dustdevils.env import env_int
 
     monkeypatch.setenv("STALE_SESSION_HOURS", "3")
     assert env_int("STALE_SESSION_HOURS", 12, minimum=1) == 3
