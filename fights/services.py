@@ -284,10 +284,11 @@ def fight_move(
             lines=_lines(outcome, round_=state.round, actor=membership.user),
         )
 
-    return table_move(
+    fight: Fight = table_move(
         FIGHTS, table_id=fight_id, where={"campaign_id": membership.campaign_id}, key=key,
         based_on=Basis(version, scope, basis), apply=apply,
     ).row  # fmt: skip
+    return fight
 
 
 def fight_note(*, fight_id: int, actor: User, text: str) -> None:

@@ -19,6 +19,7 @@ from campaigns import streams as campaign_page
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create, invite_create
 from cards.deck import system_rng
+from cards.errors import IllegalMove
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
@@ -75,7 +76,7 @@ def saloon_create(
     seats = [(f"p{i + 1}", display_name(p)) for i, p in enumerate(players)]
     try:
         outcome = g.new_game(seats, rng or system_rng(), pick=pick)
-    except g.IllegalMove as error:
+    except IllegalMove as error:
         raise SaloonError(str(error)) from error
     with transaction.atomic():
         saloon = Saloon.objects.create(
@@ -157,10 +158,11 @@ def saloon_move(
             lines=_lines(outcome.entries, user, outcome.state.deal),
         )
 
-    return table_move(
+    saloon: Saloon = table_move(
         SALOONS, table_id=saloon_id, where={"campaign": campaign}, key=key,
         based_on=Basis(version, seat.pid if seat else "", basis), apply=apply,
     ).row  # fmt: skip
+    return saloon
 
 
 def _lines(entries: Sequence[g.Entry], actor: User, deal: int) -> list[dict[str, object]]:

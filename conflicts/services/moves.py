@@ -16,6 +16,7 @@ from django.db import transaction
 
 from campaigns.models import DevilRating, GameSession, Membership
 from cards.deck import new_salt, system_rng
+from cards.errors import IllegalMove
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from characters.services import CharacterError, chips_change
@@ -96,7 +97,7 @@ def hand_basis(state: engine.ConflictState, pid: str) -> str:
     phase (and whether the narration bids are closed)."""
     try:
         hand = state.participant(pid)
-    except engine.IllegalMove:
+    except IllegalMove:
         return ""
     return basis_of(state.phase.value, state.bids_closed, repr(hand))
 
@@ -269,7 +270,8 @@ def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> 
             fields={}, lines=[{"actor": membership.user, "text": f"Narration ({name}): {text}"}]
         )
 
-    return table_move(
+    conflict: Conflict = table_move(
         CONFLICTS, table_id=conflict_id, where={"campaign_id": membership.campaign_id}, key="",
         based_on=Basis(None), apply=write,
     ).row  # fmt: skip
+    return conflict

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns.models import Campaign, DevilRating, GameSession, Membership
+from cards.errors import IllegalMove
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from conflicts.engine import conflict as engine
@@ -124,7 +125,7 @@ def conflict_create(
     recovery_key = (pid_of(recovery[0]), recovery[1]) if recovery else None
     try:
         state = engine.new_conflict(participants, stakes=stakes, recovery=recovery_key)
-    except engine.IllegalMove as error:
+    except IllegalMove as error:
         raise ConflictError(str(error)) from error
     with transaction.atomic():
         conflict = Conflict.objects.create(
@@ -204,7 +205,7 @@ def conflict_deal_again(*, conflict_id: int, membership: Membership) -> Conflict
         state = state_from_data(previous.state)
         try:
             bonus = engine.winner_bonus_pids(state, house_rule=previous.campaign.winner_bonus)
-        except engine.IllegalMove as error:
+        except IllegalMove as error:
             raise ConflictError(str(error)) from error
         seats = {s.pid: s for s in previous.seats.select_related("character")}
         hands = [

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cards.deck import BLACK_JOKER, FULL_DECK, RED_JOKER, Card
+from cards.errors import IllegalMove
 
 from .setup import (
     _continue,
@@ -77,7 +78,6 @@ from .state import (
     Ending,
     Entry,
     FollowUp,
-    IllegalMove,
     Leave,
     LowerUnwanted,
     Move,

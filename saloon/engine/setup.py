@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from cards.deck import BLACK_JOKER, RED_JOKER, Card, Suit, format_cards
+from cards.errors import IllegalMove
 
 from . import tables
 from .state import (
@@ -21,7 +22,6 @@ from .state import (
     Continue,
     Discard,
     Entry,
-    IllegalMove,
     NameCharacter,
     Outcome,
     Phase,

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from cards.deck import BLACK_JOKER, Card
+from cards.errors import IllegalMove
 
 from . import tables
 from .state import (
@@ -20,7 +21,6 @@ from .state import (
     Ending,
     Entry,
     FollowUp,
-    IllegalMove,
     Leave,
     LowerUnwanted,
     Outcome,
