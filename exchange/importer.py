@@ -294,7 +294,7 @@ def write_characters(
                     reason=entry.reason,
                     note=entry.note,
                     actor=known.get(entry.actor or ""),
-                    session=sessions.get(entry.session),
+                    session=sessions.get(entry.session) if entry.session else None,
                     created_at=dated or entry.at,  # the row keeps its own time
                 )
             )
