@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 
 from campaigns.models import Campaign, GameSession, Membership
 from characters.models import Character, ChipEntry
+from characters.rules import ATTRIBUTES
 from conflicts.models import Conflict
 from exchange.api import ImportRefused, campaign_export, campaign_import
 from exchange.reading import DB_INT_MAX
@@ -55,6 +56,7 @@ def test_its_choices_are_the_models() -> None:
     character = defs["character"]["properties"]
     assert character["kind"]["enum"] == Character.Kind.values
     assert character["fate"]["enum"] == ["", *Character.Fate.values]
+    assert character["attributes"]["required"] == list(ATTRIBUTES)
     assert defs["entry"]["properties"]["reason"]["enum"] == ChipEntry.Reason.values
     assert defs["session"]["properties"]["status"]["enum"] == GameSession.Status.values
     assert defs["conflict"]["properties"]["phase"]["enum"] == Conflict.Phase.values
