@@ -62,8 +62,16 @@ Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2
 list is written in a fixed order, so export → import → export gives the same file: exactly,
 when the slug is free where the file is imported; otherwise only ``campaign.slug`` differs.
 
+The file's structure (fields, types, lengths, ranges) is a JSON Schema, draft 2020-12:
+``exchange/schema/campaign.schema.json``, which any JSON Schema tool can check a file with; a
+character's ``secrets`` and ``approved`` may be left out (the first files had neither): none,
+and approved.
+
 Importing checks the whole file before writing anything and refuses it, writing nothing, with
 messages that name the place: ``characters[2].attributes.hand.rating: must be 0–5, got 7``.
+First its structure against the schema (``exchange.structure``); once that is right, what a
+schema cannot say (``exchange.checks``): keys that must point at a character, the ledger, times,
+each conflict's state as its engine reads it.
 Members are matched by username: one without an account here is left out and their
 characters go to the importing Dealer (the returned warnings say so). The chip ledger is kept
 as written (R15): its rows must add up to ``chips.current``, never going below zero.

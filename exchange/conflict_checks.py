@@ -1,6 +1,7 @@
-"""Checking a campaign file's conflicts (format version 2): each one's engine state (read back by
-the engine itself, its 54 cards checked), seats, timeline and replay states; and a timeline
-line, which a session's log shares."""
+"""Checking a campaign file's conflicts (format version 2), once the schema has checked their
+shape: each one's engine state (read back by the engine itself, its 54 cards checked), the
+seats' hands and characters, the timeline and the replay states; and a timeline line, which a
+session's log shares."""
 
 from __future__ import annotations
 
@@ -8,31 +9,21 @@ from typing import Any
 
 from characters.models import Character
 from conflicts.engine.serial import state_from_data, state_to_data
-from conflicts.models import Conflict
 from exchange.plan import PlannedConflict, PlannedLine
-from exchange.reading import DB_INT_MAX, EARLIEST, Checker, name_at, shown
-
-_CONFLICT = ("title", "phase", "version", "session", "previous", "state", "seats", "timeline")
-_CONFLICT_OPTIONAL = ("created_at", "abandoned_at", "snapshots")
-_SEAT = ("pid", "character", "goal")
-_LINE = ("seq", "version", "at", "actor", "text")
+from exchange.reading import DB_INT_MAX, EARLIEST, Checker, name_at, range_words, shown
 
 
-def line_checked(c: Checker, raw: Any, path: str, names: tuple[str, ...]) -> PlannedLine:
-    obj = c.fields(raw, path, names)
+def line_checked(c: Checker, line: dict[str, Any], path: str) -> PlannedLine:
     return PlannedLine(
-        at=c.moment_at(obj, "at", path, nullable=False) or EARLIEST,
-        actor=c.username_at(obj, "actor", path),
-        text=c.text_at(obj, "text", path),
+        at=c.moment(line["at"], f"{path}.at") or EARLIEST,
+        actor=line["actor"],
+        text=line["text"],
     )
 
 
 def _state(c: Checker, raw: Any, path: str) -> dict[str, Any] | None:
     """The engine's state as its own loader reads it (conflicts.engine.serial), written back
     in its own shape; ``None`` (and a problem) if the engine cannot load it."""
-    if not isinstance(raw, dict):
-        c.fail(path, f"must be an object {{...}}, got {shown(raw)}")
-        return None
     try:
         data = state_to_data(state_from_data(raw))
     except RecursionError:
@@ -82,44 +73,43 @@ def _plain(c: Checker, value: Any, path: str) -> None:
 
 
 def conflict_checked(
-    c: Checker, raw: Any, path: str, index: int, kinds: dict[str, str], sessions: set[int]
+    c: Checker,
+    obj: dict[str, Any],
+    path: str,
+    index: int,
+    kinds: dict[str, str],
+    sessions: set[int],
 ) -> PlannedConflict:
-    obj = c.fields(raw, path, _CONFLICT, optional=_CONFLICT_OPTIONAL)
-    phase = c.choice_at(obj, "phase", path, Conflict.Phase.values)
-    version = c.number_at(obj, "version", path, 0) or 0
-    session = c.number_at(obj, "session", path, 1, nullable=True)
+    """A conflict the schema has checked the shape of: its references, and its states."""
+    phase, version, session = obj["phase"], obj["version"], obj["session"]
     if session is not None and session not in sessions:
         c.fail(f"{path}.session", f"there is no session {session} in sessions")
-    previous = c.number_at(obj, "previous", path, 0, nullable=True)
+    previous = obj["previous"]
     if previous is not None and previous >= index:
         wanted = f"must be the place of an earlier conflict (0–{index - 1}), got {previous}"
         c.fail(f"{path}.previous", wanted if index else "the first conflict has no previous one")
         previous = None
-    state = _state(c, obj["state"], f"{path}.state") if "state" in obj else None
+    state = _state(c, obj["state"], f"{path}.state")
     pids: list[str] = []
     hand_kinds: dict[str, str] = {}
     if state is not None:
         pids = [p["pid"] for p in state["participants"]]
         hand_kinds = {p["pid"]: p["kind"] for p in state["participants"]}
-        if phase and state["phase"] != phase:
+        if state["phase"] != phase:
             c.fail(f"{path}.phase", f"is {shown(phase)}, but the state's phase is "
                    f"{shown(state['phase'])}")  # fmt: skip
 
     seats: list[tuple[str, str | None, str]] = []
-    for n, seat_raw in enumerate(c.list_at(obj, "seats", path)):
+    for n, seat in enumerate(obj["seats"]):
         where = f"{path}.seats[{n}]"
-        seat = c.fields(seat_raw, where, _SEAT)
-        pid = c.text_at(seat, "pid", where, limit=20, required=True)
-        if pid and pid in (p for p, _, _ in seats):
+        pid, key = seat["pid"], seat["character"]
+        if pid in (p for p, _, _ in seats):
             c.fail(f"{where}.pid", f"{shown(pid)} has two seats")
             continue
-        if pid and state is not None and pid not in pids:
+        if state is not None and pid not in pids:
             c.fail(f"{where}.pid", f"{shown(pid)} is not a hand in the state")
-        key = seat.get("character")
-        if key is not None:
-            key = c.text(key, f"{where}.character", limit=200, required=True)
-            if key and key not in kinds:
-                c.fail(f"{where}.character", f"no character has the key {shown(key)}")
+        if key is not None and key not in kinds:
+            c.fail(f"{where}.character", f"no character has the key {shown(key)}")
         hand = hand_kinds.get(pid)
         if hand == "stud" and key is not None:
             c.fail(f"{where}.character", "the Dealer's stud hand has no character")
@@ -128,44 +118,44 @@ def conflict_checked(
         elif hand in ("pc", "npc") and key in kinds and kinds[key] != hand:
             label = Character.Kind(hand).label.lower()
             c.fail(f"{where}.character", f"the hand {shown(pid)} is a {label}'s")
-        seats.append((pid, key or None, c.text_at(seat, "goal", where, limit=300)))
-    if state is not None and "seats" in obj:
+        seats.append((pid, key, seat["goal"]))
+    if state is not None:
         missing = [pid for pid in pids if pid not in {p for p, _, _ in seats}]
         if missing:
             c.fail(f"{path}.seats", f"the state's hands {', '.join(missing)} have no seat")
 
     timeline: list[PlannedLine] = []
-    for n, line_raw in enumerate(c.list_at(obj, "timeline", path)):
+    for n, raw in enumerate(obj["timeline"]):
         where = f"{path}.timeline[{n}]"
-        line = line_checked(c, line_raw, where, _LINE)
-        fields = line_raw if isinstance(line_raw, dict) else {}
-        line.seq = c.number_at(fields, "seq", where, 1) or 0
-        line.version = c.number_at(fields, "version", where, 0) or 0
-        if line.seq and line.seq in (t.seq for t in timeline):
+        line = line_checked(c, raw, where)
+        line.seq, line.version = raw["seq"], raw["version"]
+        if line.seq in (t.seq for t in timeline):
             c.fail(f"{where}.seq", f"line {line.seq} is given twice")
         timeline.append(line)
 
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    for n, snap_raw in enumerate(c.list_at(obj, "snapshots", path)):
+    for n, snap in enumerate(obj.get("snapshots", [])):  # the replay: optional
         where = f"{path}.snapshots[{n}]"
-        snap = c.fields(snap_raw, where, ("version", "state"))
-        at = c.number_at(snap, "version", where, 0, version)
-        if at is not None and at in (v for v, _ in snapshots):
+        at = snap["version"]
+        if at > version:
+            c.fail(f"{where}.version", f"must be {range_words(0, version)}, got {shown(at)}")
+            continue
+        if at in (v for v, _ in snapshots):
             c.fail(f"{where}.version", f"version {at} is given twice")
             continue
-        snap_state = _state(c, snap["state"], f"{where}.state") if "state" in snap else None
-        if at is not None and snap_state is not None:
+        snap_state = _state(c, snap["state"], f"{where}.state")
+        if snap_state is not None:
             snapshots.append((at, snap_state))
 
     return PlannedConflict(
         values={
-            "title": " ".join(c.text_at(obj, "title", path, limit=160, required=True).split()),
+            "title": " ".join(obj["title"].split()),
             "phase": phase,
             "version": version,
             "state": state or {},
-            "abandoned_at": c.moment_at(obj, "abandoned_at", path),
+            "abandoned_at": c.moment(obj.get("abandoned_at"), f"{path}.abandoned_at"),
         },
-        created_at=c.moment_at(obj, "created_at", path),
+        created_at=c.moment(obj.get("created_at"), f"{path}.created_at"),
         session=session,
         previous=previous,
         seats=seats,

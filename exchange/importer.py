@@ -1,14 +1,20 @@
-"""Writing a checked campaign file into the database, all or nothing."""
+"""Writing a checked campaign file into the database, all or nothing: as a new campaign
+(``campaign_import``), over a campaign (``campaign_restore``), or into one (``campaign_fill``,
+the starters)."""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Case, DateTimeField, Value, When
+from django.utils import timezone
 
+from campaigns import streams as campaign_page
 from campaigns.models import (
     Campaign,
     DevilRating,
@@ -89,6 +95,41 @@ def campaign_restore(
              f"campaign (/c/{campaign.slug}/); import it as a new campaign instead"]
         )  # fmt: skip
     return _restore(plan, campaign=campaign, dealer=dealer, seat_members=seat_members)
+
+
+def campaign_fill(
+    data: dict[str, Any], *, campaign: Campaign, dealer: User, players: Sequence[User] = ()
+) -> None:
+    """Add a file's characters (with their knacks and chip ledgers), Wanted! links and notes to
+    ``campaign``, which ``dealer`` deals: a starter (``exchange.starters``). The campaign takes
+    the file's setting and pitch where it has none. ``players`` run the file's player
+    characters in the file's order, ``dealer`` the others (the file's own players are not
+    looked up); the ledger rows of the file's Dealer are ``dealer``'s, dated now: the
+    characters are new here. The file's sessions and conflicts would have nothing to hang on
+    here: a file with any is refused. Checked first, then written in one transaction; that
+    each of ``players`` sits at the campaign is the caller's check."""
+    plan = campaign_plan(data)
+    if plan.sessions or plan.conflicts:
+        raise ImportRefused(
+            ["sessions: filling a campaign brings characters, links and notes; this file also "
+             "has sessions or conflicts: import it as a new campaign instead"]
+        )  # fmt: skip
+    hands = iter(players)
+    owners = [
+        next(hands, dealer) if ch.kind == Character.Kind.PC else None for ch in plan.characters
+    ]
+    dealers = [username for username, role in plan.members if role == Membership.Role.DEALER]
+    with transaction.atomic():
+        fields = [name for name in ("setting", "pitch") if not getattr(campaign, name)]
+        for name in fields:
+            setattr(campaign, name, plan.campaign[name])
+        campaign.save(update_fields=fields)
+        made = write_characters(
+            plan, campaign=campaign, owners=owners, known=dict.fromkeys(dealers, dealer),
+            sessions={}, dated=timezone.now(),
+        )  # fmt: skip
+        write_links_and_notes(plan, campaign=campaign, made=made)
+        campaign_page.announce(campaign.pk)
 
 
 def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool) -> ImportResult:
@@ -196,10 +237,43 @@ def _write(
             f"({', '.join(unknown)}) keep no name."
         )
 
+    # An unknown player's character goes to the importing Dealer, who can hand it on.
+    owners = [seated.get(ch.player, dealer) if ch.player else None for ch in plan.characters]
+    made = write_characters(plan, campaign=campaign, owners=owners, known=known,
+                            sessions=sessions)  # fmt: skip
+    write_links_and_notes(plan, campaign=campaign, made=made)
+    DevilRating.objects.bulk_create(
+        DevilRating(session=sessions[s.values["number"]], character=made[key], rating=rating)
+        for s in plan.sessions
+        for key, rating in s.devil_ratings.items()
+    )
+    SessionEvent.objects.bulk_create(
+        SessionEvent(
+            session=sessions[s.values["number"]],
+            at=line.at,
+            actor=known.get(line.actor or ""),
+            text=line.text,
+        )
+        for s in plan.sessions
+        for line in s.log
+    )
+    _write_conflicts(plan, campaign=campaign, dealer=dealer, made=made, sessions=sessions,
+                     known=known)  # fmt: skip
+
+
+def write_characters(
+    plan: Plan,
+    *,
+    campaign: Campaign,
+    owners: list[User | None],
+    known: dict[str, User],
+    sessions: dict[int, GameSession],
+    dated: dt.datetime | None = None,
+) -> dict[str, Character]:
+    """The plan's characters (``owners[i]`` runs the i-th), their knacks and chip ledgers (rows
+    credited to ``known`` people, at their own times or all at ``dated``); key → character."""
     made: dict[str, Character] = {}
-    for ch in plan.characters:
-        # An unknown player's character goes to the importing Dealer, who can hand it on.
-        player = seated.get(ch.player, dealer) if ch.player else None
+    for ch, player in zip(plan.characters, owners, strict=True):
         character = Character.objects.create(
             campaign=campaign, kind=ch.kind, player=player, **ch.values
         )
@@ -220,13 +294,17 @@ def _write(
                     reason=entry.reason,
                     note=entry.note,
                     actor=known.get(entry.actor or ""),
-                    session=sessions.get(entry.session),
-                    created_at=entry.at,  # the row keeps its own time
+                    session=sessions.get(entry.session) if entry.session else None,
+                    created_at=dated or entry.at,  # the row keeps its own time
                 )
             )
         # In bulk, in order: a ledger of the size limit is written in seconds, not a query a row.
         ChipEntry.objects.bulk_create(rows, batch_size=500)
+    return made
 
+
+def write_links_and_notes(plan: Plan, *, campaign: Campaign, made: dict[str, Character]) -> None:
+    """The plan's Wanted! links and notes, the notes after any the campaign has."""
     WantedLink.objects.bulk_create(
         WantedLink(
             campaign=campaign,
@@ -237,27 +315,11 @@ def _write(
         )
         for link in plan.links
     )
+    first = campaign.notes.count()
     Note.objects.bulk_create(
-        Note(campaign=campaign, title=title, body=body, position=position)
+        Note(campaign=campaign, title=title, body=body, position=first + position)
         for position, (title, body) in enumerate(plan.notes)
     )
-    DevilRating.objects.bulk_create(
-        DevilRating(session=sessions[s.values["number"]], character=made[key], rating=rating)
-        for s in plan.sessions
-        for key, rating in s.devil_ratings.items()
-    )
-    SessionEvent.objects.bulk_create(
-        SessionEvent(
-            session=sessions[s.values["number"]],
-            at=line.at,
-            actor=known.get(line.actor or ""),
-            text=line.text,
-        )
-        for s in plan.sessions
-        for line in s.log
-    )
-    _write_conflicts(plan, campaign=campaign, dealer=dealer, made=made, sessions=sessions,
-                     known=known)  # fmt: skip
 
 
 def _write_conflicts(

@@ -1,8 +1,8 @@
 """Reading a campaign file: its bytes into JSON data (``campaign_file_parse``, or why it cannot
-be: cut off, not JSON, a field given twice...), and the ``Checker`` that checks its values one
-by one and says each problem with its place in the file:
-``characters[2].attributes.hand.rating: must be 0–5, got 7``. ``checks.campaign_plan`` uses it
-to check the whole file.
+be: cut off, not JSON, a field given twice...), and the words for its problems, each with its
+place in the file: ``characters[2].attributes.hand.rating: must be 0–5, got 7``. The file's
+structure is ``structure.py``'s (the JSON Schema); ``checks.campaign_plan`` checks the rest with
+a ``Checker``.
 
 No database access here.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -105,10 +104,7 @@ def campaign_file_parse(raw: bytes | str) -> dict[str, Any]:
     return data
 
 
-# --- Checking values ---------------------------------------------------------------------------
-
-_MISSING: Any = object()
-SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+# --- Saying where and what ---------------------------------------------------------------------
 
 
 def shown(value: Any) -> str:
@@ -134,9 +130,14 @@ def entry_at(path: str, key: str) -> str:
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 
 
+def range_words(low: int, high: int) -> str:
+    """``0–5``; ``0 to 2,147,483,647`` up to the database's limit."""
+    return f"{low}–{high}" if high < DB_INT_MAX else f"{low} to {high:,}"
+
+
 class Checker:
-    """Collects problems, each prefixed with its place in the file. The ``*_at`` methods read
-    ``obj[key]`` and stay quiet when it is missing (``fields`` has said so already)."""
+    """Collects problems, each prefixed with its place in the file, and reads the values the
+    schema leaves as text (times, dates) or to the engine (a conflict state's names)."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
@@ -144,107 +145,28 @@ class Checker:
     def fail(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
-    def fields(
-        self, value: Any, path: str, names: tuple[str, ...], optional: tuple[str, ...] = ()
-    ) -> dict[str, Any]:
-        """An object with exactly these fields (and maybe the ``optional`` ones); a missing or
-        unknown one is a problem."""
-        if value is _MISSING:
-            return {}
-        if not isinstance(value, dict):
-            self.fail(path, f"must be an object {{...}}, got {shown(value)}")
-            return {}
-        self.problems.extend(f"{name_at(path, n)}: is missing" for n in names if n not in value)
-        self.problems.extend(
-            f"{name_at(path, n)}: is not part of this format"
-            for n in value
-            if n not in names and n not in optional
-        )
-        return value
-
-    def object_at(
-        self, obj: dict[str, Any], key: str, path: str, names: tuple[str, ...],
-        optional: tuple[str, ...] = (),
-    ) -> Any:  # fmt: skip
-        return self.fields(obj.get(key, _MISSING), name_at(path, key), names, optional)
-
-    def text(self, value: Any, path: str, *, limit: int = 0, required: bool = False) -> str:
+    def text(self, value: Any, path: str, *, limit: int, required: bool = False) -> str:
         if not isinstance(value, str):
             self.fail(path, f"must be text, got {shown(value)}")
-            return ""
-        if "\x00" in value:  # PostgreSQL text cannot hold it; no campaign needs it
+        elif "\x00" in value:  # PostgreSQL text cannot hold it; no campaign needs it
             self.fail(path, "must not contain the NUL character (\\u0000)")
-            return ""
-        if required and not value.strip():
+        elif required and not value.strip():
             self.fail(path, "must not be empty")
-        if limit and len(value) > limit:
+        elif len(value) > limit:
             self.fail(path, f"must be at most {limit} characters, got {len(value)}")
-        return value
+        else:
+            return value
+        return ""
 
-    def text_at(self, obj: dict[str, Any], key: str, path: str, **kw: Any) -> str:
-        value = obj.get(key, _MISSING)
-        return "" if value is _MISSING else self.text(value, name_at(path, key), **kw)
-
-    def username_at(self, obj: dict[str, Any], key: str, path: str) -> str | None:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING or value is None:
-            return None
-        return self.text(value, name_at(path, key), limit=150, required=True) or None
-
-    def number(
-        self, value: Any, path: str, low: int, high: int = DB_INT_MAX, *, nullable: bool = False
-    ) -> int | None:
-        if value is None and nullable:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"must be a whole number, got {shown(value)}")
-            return None
-        if value < low or value > high:
-            wanted = f"{low}–{high}" if high < DB_INT_MAX else f"{low} to {high:,}"
-            self.fail(path, f"must be {wanted}, got {shown(value)}")
-            return None
-        return value
-
-    def number_at(
-        self, obj: dict[str, Any], key: str, path: str, low: int, high: int = DB_INT_MAX,
-        *, nullable: bool = False,
-    ) -> int | None:  # fmt: skip
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            return None
-        return self.number(value, name_at(path, key), low, high, nullable=nullable)
-
-    def flag_at(self, obj: dict[str, Any], key: str, path: str) -> bool:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            return False
-        if not isinstance(value, bool):
-            self.fail(name_at(path, key), f"must be true or false, got {shown(value)}")
-            return False
-        return value
-
-    def choice_at(self, obj: dict[str, Any], key: str, path: str, choices: list[str]) -> str:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            return ""
-        if not isinstance(value, str) or value not in choices:
-            listed = ", ".join(json.dumps(c) for c in choices)
-            self.fail(name_at(path, key), f"must be one of {listed}; got {shown(value)}")
-            return ""
-        return value
-
-    def moment_at(
-        self, obj: dict[str, Any], key: str, path: str, *, nullable: bool = True
-    ) -> dt.datetime | None:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING or (value is None and nullable):
+    def moment(self, value: str | None, path: str) -> dt.datetime | None:
+        """A time the file gives (``None`` for null), in UTC."""
+        if value is None:
             return None
         try:
             moment = dt.datetime.fromisoformat(value)
-        except (TypeError, ValueError):
+        except ValueError:
             self.fail(
-                name_at(path, key),
-                f"must be a date and time like 2026-11-22T20:15:00+00:00, got {shown(value)}",
+                path, f"must be a date and time like 2026-11-22T20:15:00+00:00, got {shown(value)}"
             )
             return None
         # A time without a zone is read as UTC, the zone exports are written in.
@@ -255,37 +177,18 @@ class Checker:
             in_utc = None
         if in_utc is None or not EARLIEST <= in_utc < LATEST:
             self.fail(
-                name_at(path, key),
+                path,
                 f"must be a date and time between the years {EARLIEST.year} and "
                 f"{LATEST.year - 1}, got {shown(value)}",
             )
             return None
         return in_utc
 
-    def day_at(self, obj: dict[str, Any], key: str, path: str) -> dt.date | None:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING or value is None:
+    def day(self, value: str | None, path: str) -> dt.date | None:
+        if value is None:
             return None
         try:
             return dt.date.fromisoformat(value)
-        except (TypeError, ValueError):
-            self.fail(name_at(path, key), f"must be a date like 2026-11-22, got {shown(value)}")
+        except ValueError:
+            self.fail(path, f"must be a date like 2026-11-22, got {shown(value)}")
             return None
-
-    def list_at(self, obj: dict[str, Any], key: str, path: str) -> list[Any]:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            return []
-        if not isinstance(value, list):
-            self.fail(name_at(path, key), f"must be a list [...], got {shown(value)}")
-            return []
-        return value
-
-    def dict_at(self, obj: dict[str, Any], key: str, path: str) -> dict[str, Any]:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            return {}
-        if not isinstance(value, dict):
-            self.fail(name_at(path, key), f"must be an object {{...}}, got {shown(value)}")
-            return {}
-        return value

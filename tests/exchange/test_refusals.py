@@ -64,11 +64,12 @@ def _ledger_out_of_order(data: Data) -> None:
 
 
 def _ledger_beyond_the_database(data: Data) -> None:
-    """2,148 rows of a million chips each: every row is legal, the sum is not (≥ 2³¹)."""
+    """2,148 rows of a million chips each: every row is legal, the sum is not (≥ 2³¹). (The
+    current count is the most the database holds: a count beyond it is the schema's refusal.)"""
     chips = _jim(data)["chips"]
     first = dict(chips["ledger"][0], reason="stakes", session=None, note="", actor=None)
     chips["ledger"] = [dict(first, amount=1_000_000) for _ in range(2148)]
-    chips["current"] = 2148 * 1_000_000
+    chips["current"] = 2**31 - 1
 
 
 def _link_to(key: str) -> Callable[[Data], None]:
@@ -278,11 +279,32 @@ def test_it_lists_every_problem_and_counts_them_in_the_message(
 ) -> None:
     data = campaign_export(played)
     _jim(data)["attributes"]["hand"]["rating"] = 9
-    data["links"][0]["pc"] = "nobody"
+    data["links"][0]["pc"] = 7
     with pytest.raises(ImportRefused) as refused:
         campaign_import(data, dealer=dealer)
     assert len(refused.value.problems) == 2
     assert str(refused.value).endswith("(and 1 more problem)")
+
+
+def test_it_lists_every_problem_of_references_once_the_structure_is_right(
+    played: Campaign, dealer: User
+) -> None:
+    """The references are read once the file has the schema's shape: a file with both kinds of
+    problem is refused with its structure's first."""
+    data = campaign_export(played)
+    data["links"][0]["pc"] = "nobody"
+    _ledger_short(data)
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(clone(data), dealer=dealer)
+    assert len(refused.value.problems) == 2
+    assert str(refused.value).endswith("(and 1 more problem)")
+
+    _jim(data)["attributes"]["hand"]["rating"] = 9
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(data, dealer=dealer)
+    assert refused.value.problems == (
+        f"characters[{at(data, JIM)}].attributes.hand.rating: must be 0–5, got 9",
+    )
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,15 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Note, WantedLink
-from campaigns.services import CampaignError, campaign_create
+from campaigns.services import CampaignError, campaign_create, note_save
 from campaigns.starters import starter_named
 from characters.models import Character, ChipEntry, Knack
 from characters.rules import check_sheet
-from exchange.starters import HANGED_MAN, load_hanged_man
+from exchange.api import campaign_import
+from exchange.starters import HANGED_MAN, load_hanged_man, starter_file
 
 SEED = Path("/work/shared/seeds/002_cbff6e1e13229b59.txt")
 
@@ -267,16 +269,53 @@ def test_it_lists_the_starter_by_name() -> None:
 def test_it_uses_the_seeds_own_words() -> None:
     # The seed's text has page breaks inside two paragraphs and escapes one dollar sign.
     seed = " ".join(SEED.read_text().replace("\\$", "$").split())
-    for sheet in (*HANGED_MAN.pcs, *HANGED_MAN.npcs[:3]):
-        for text in (sheet.devil, sheet.back_story, sheet.description):
+    starter = starter_file(HANGED_MAN)
+    pcs = [sheet for sheet in starter["characters"] if sheet["kind"] == "pc"]
+    npcs = [sheet for sheet in starter["characters"] if sheet["kind"] == "npc"]
+    for sheet in (*pcs, *npcs[:3]):
+        devil = sheet["devil"]
+        for text in (devil["description"], sheet["back_story"], sheet["description"]):
             for paragraph in filter(None, text.split("\n\n")):
-                assert paragraph in seed, sheet.name
-        assert f"Devil ({sheet.devil_rating}): {sheet.devil}" in seed
-        for trait in sheet.traits:
+                assert paragraph in seed, sheet["name"]
+        assert f"Devil ({devil['rating']}): {devil['description']}" in seed
+        for trait in sheet["traits"]:
             assert re.search(rf"☞ {re.escape(trait)}\.? ", seed), trait
-        for knack, rating in sheet.knacks.items():
+        for knack, rating in sheet["knacks"].items():
             pattern = re.escape(knack).replace("'", "['’]")
-            assert re.search(rf"{pattern} {rating}\b", seed), (sheet.name, knack)
-    for _title, body in HANGED_MAN.notes:
-        for paragraph in body.split("\n\n"):
+            assert re.search(rf"{pattern} {rating}\b", seed), (sheet["name"], knack)
+    for note in starter["notes"]:
+        for paragraph in note["body"].split("\n\n"):
             assert paragraph in seed
+
+
+def test_it_is_a_campaign_file_the_importer_also_reads_as_a_new_campaign(dealer: User) -> None:
+    result = campaign_import(starter_file(HANGED_MAN), dealer=dealer)
+    campaign = result.campaign
+    assert (campaign.name, campaign.setting) == ("The Hanged Man", "Last Oak, Kansas")
+    assert campaign.characters.count() == 4 + 3 + 4
+    assert set(campaign.characters.filter(kind="pc").values_list("player", flat=True)) == {
+        dealer.pk
+    }
+    assert campaign.notes.count() == 9
+    assert campaign.links.count() == 6
+
+
+def test_its_starting_chips_are_the_dealers_grant_of_the_moment_it_is_loaded(
+    dealer: User,
+) -> None:
+    campaign = campaign_create(dealer=dealer, name="Last Oak")
+    before = timezone.now()
+    load_hanged_man(campaign=campaign)
+    rows = ChipEntry.objects.filter(character__campaign=campaign)
+    assert rows.count() == 4
+    assert all(row.actor == dealer and row.created_at >= before for row in rows)
+    assert all(row.note == "Starting chips" and row.session is None for row in rows)
+
+
+def test_its_notes_come_after_the_campaigns_own(dealer: User) -> None:
+    campaign = campaign_create(dealer=dealer, name="Mine")
+    note_save(campaign=campaign, title="My own", body="Before the starter.")
+    load_hanged_man(campaign=campaign)
+    titles = list(campaign.notes.order_by("position").values_list("title", flat=True))
+    assert titles[:2] == ["My own", "The situation in Last Oak"]
+    assert len(titles) == len(set(campaign.notes.values_list("position", flat=True))) == 10

@@ -21,7 +21,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
-from exchange.starters import HANGED_MAN, load_hanged_man
+from exchange.starters import load_hanged_man
 
 DEALER = "dealer"
 PLAYERS = ("jim", "zeke", "jack", "luke")  # the starter's order: Jim, Zeke, Jack, Luke
@@ -57,7 +57,11 @@ class Command(BaseCommand):
 def _box(campaign: Campaign, passwords: dict[str, str]) -> str:
     url = f"http://127.0.0.1:{_port()}/accounts/login/"
     roles = {DEALER: "the Dealer"} | {
-        name: f"plays {sheet.name}" for name, sheet in zip(PLAYERS, HANGED_MAN.pcs, strict=True)
+        character.player.get_username(): f"plays {character.name}"
+        for character in campaign.characters.filter(player__username__in=PLAYERS).select_related(
+            "player"
+        )
+        if character.player is not None
     }
     lines = [
         f"Demo table ready: {campaign.name} ({campaign.setting})",
