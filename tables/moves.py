@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from django.db import models, transaction
-from django.db.transaction import TransactionManagementError
 from django.db.models import Max
+from django.db.transaction import TransactionManagementError
 
 from cards.errors import IllegalMove
 from dustdevils.idempotency import first_submit
