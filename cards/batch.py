@@ -60,9 +60,6 @@ CARD_BITS: Int64Array = np.array([1 << i for i in range(54)] + [0], dtype=np.int
 CARD_BITS.flags.writeable = False
 
 _SUIT13 = 0x1FFF
-_NIB1 = sum(1 << (4 * i) for i in range(13))  # bit 0 of every rank nibble
-_NIB3 = _NIB1 * 0b0111
-_NIB2 = _NIB1 * 0b0011
 _SUIT_FIELDS = 0xFFFFF << SUIT_SHIFT
 
 
@@ -105,36 +102,109 @@ def masks_from_indices(indices: npt.ArrayLike, axis: int = -1) -> Int64Array:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tables, built once at import (a few milliseconds).
+# Tables, built once at import (a few milliseconds). A "rank mask" has bit i for rank i + 2.
 
 
 def _popcount(x: Int64Array) -> Int64Array:
     return np.bitwise_count(x).astype(np.int64)
 
 
+def _frozen(table: Int64Array) -> Int64Array:
+    table.flags.writeable = False
+    return table
+
+
 _ALL13 = np.arange(1 << 13, dtype=np.int64)
-# SPREAD[m]: the 13 bits of a rank mask moved four apart (bit i to bit 4i).
-_SPREAD: Int64Array = np.zeros(1 << 13, dtype=np.int64)
-for _i in range(13):
-    _SPREAD |= ((_ALL13 >> _i) & 1) << (4 * _i)
-# HI[m]: the index (0 for a 2 … 12 for an ace) of the highest rank in a rank mask; -1 if none.
-_HI: Int64Array = np.full(1 << 13, -1, dtype=np.int64)
-for _i in range(13):
-    _HI[(_ALL13 >> _i) & 1 == 1] = _i
-# NIBSUITS[nibble]: the suits present at a rank (a nibble of M), highest first, 4 bits each,
-# the last one lowest; NIBTOP2: only the best two of them.
-_NIBSUITS: Int64Array = np.zeros(16, dtype=np.int64)
-_NIBTOP2: Int64Array = np.zeros(16, dtype=np.int64)
-_POP4: Int64Array = np.zeros(16, dtype=np.int64)
+_ALL7 = np.arange(1 << 7, dtype=np.int64)
+
+
+def _highest(values: Int64Array, empty: int) -> Int64Array:
+    """The index of the highest set bit of each value, ``empty`` for 0."""
+    out = np.full(len(values), empty, dtype=np.int64)
+    for i in range(int(values.max()).bit_length()):
+        out[(values >> i) & 1 == 1] = i
+    return out
+
+
+# HI[m]: the index of the highest rank of a rank mask (0 when empty); HI_ACE: 12 (an ace) when
+# empty, the rank a joker alone stands for.
+_HI = _frozen(_highest(_ALL13, 0))
+_HI_ACE = _frozen(_highest(_ALL13, 12))
+_HIBIT = _frozen(np.where(_ALL13 > 0, 1 << _HI, 0))  # the highest bit itself (0 when empty)
+
+
+def _top_bits() -> Int64Array:
+    """TOP[k * 8192 + m]: the k highest bits of m (all of them if it has fewer)."""
+    out = np.zeros((6, 1 << 13), dtype=np.int64)
+    rest = _ALL13.copy()
+    for k in range(1, 6):
+        out[k] = out[k - 1] | _HIBIT[rest]
+        rest = rest ^ _HIBIT[rest]
+    return out.ravel()
+
+
+_TOP = _frozen(_top_bits())
+
+
+def _rank_pack() -> Int64Array:
+    """RANKS[m]: the ranks of a rank mask, highest first, 4 bits each, the lowest last."""
+    out = np.zeros(1 << 13, dtype=np.int64)
+    for i in range(12, -1, -1):
+        has = (_ALL13 >> i) & 1 == 1
+        out[has] = out[has] << 4 | (i + 2)
+    return out
+
+
+_RANKS = _frozen(_rank_pack())
+
+
+def _pext_table(width: int) -> Int64Array:
+    """PEXT[sel << width | x]: the bits of x where sel has bits, packed low (the highest one
+    highest): how the kickers' suits are read off the rank masks (see ``_kicker_suits``)."""
+    sel, x = np.divmod(np.arange(1 << (2 * width), dtype=np.int64), 1 << width)
+    out = np.zeros_like(sel)
+    for i in range(width - 1, -1, -1):
+        has = (sel >> i) & 1 == 1
+        out[has] = out[has] << 1 | ((x[has] >> i) & 1)
+    return out
+
+
+_PEXT7 = _frozen(_pext_table(7))
+_PEXT6 = _frozen(_pext_table(6))
+
+
+def _suit_pack() -> Int64Array:
+    """SUITS[k << 10 | high << 5 | low]: the suits of k cards, highest first, 4 bits each, from
+    two k-bit numbers: suit = 1 + 2 * (a bit of ``high``) + (the same bit of ``low``)."""
+    out = np.zeros(6 << 10, dtype=np.int64)
+    for k in range(6):
+        for high in range(1 << k):
+            for low in range(1 << k):
+                packed = 0
+                for i in range(k - 1, -1, -1):
+                    packed = packed << 4 | (1 + 2 * (high >> i & 1) + (low >> i & 1))
+                out[k << 10 | high << 5 | low] = packed
+    return out
+
+
+_SUITS = _frozen(_suit_pack())
+# NIBSUITS[nibble]: the suits present at a rank (bit s - 1 for suit s), highest first, 4 bits
+# each; NIBTOP[k][nibble]: only the best k of them.
+_NIBTOP = np.zeros((6, 16), dtype=np.int64)
 for _nib in range(16):
     _suits = [s for s in (4, 3, 2, 1) if _nib >> (s - 1) & 1]
-    for _s in _suits:
-        _NIBSUITS[_nib] = _NIBSUITS[_nib] << 4 | _s
-    for _s in _suits[:2]:
-        _NIBTOP2[_nib] = _NIBTOP2[_nib] << 4 | _s
-    _POP4[_nib] = len(_suits)
-# The rank of a combination repeated over t slots: rank * _REPEAT[t].
-_REPEAT: Int64Array = np.array([sum(1 << (4 * i) for i in range(t)) for t in range(6)], np.int64)
+    for _k in range(6):
+        for _s in _suits[:_k]:
+            _NIBTOP[_k, _nib] = _NIBTOP[_k, _nib] << 4 | _s
+_NIBTOP = _frozen(_NIBTOP)
+_NIBSUITS = _NIBTOP[4]
+# The rank of a combination repeated over t places: rank * REPEAT[t].
+_REPEAT = _frozen(np.array([sum(1 << (4 * i) for i in range(t)) for t in range(6)], np.int64))
+# SPREAD5[m]: the 5 bits of m moved four apart (bit i to bit 4i): a suit field of 1s.
+_SPREAD5 = _frozen(np.array([sum(1 << (4 * i) for i in range(5) if m >> i & 1) for m in range(32)]))
+_CATEGORY_OF_SIZE = _frozen(np.array([HIGH_CARD, HIGH_CARD, PAIR, THREE, FOUR, FIVE], np.int64))
+# JOKER_COLOURS[used * 2 + red]: the colours of the jokers closing a combination (red first).
+_JOKER_COLOURS = _frozen(np.array([0, 0, 1, 2, 1 << 2 | 1, 2 << 2 | 1], np.int64))
 
 
 def _straight_tops(jokers: int) -> Int64Array:
@@ -148,12 +218,13 @@ def _straight_tops(jokers: int) -> Int64Array:
     return top
 
 
-_STRAIGHT_TOP = np.stack([_straight_tops(j) for j in range(3)])
+_STRAIGHT_TOP = _frozen(np.stack([_straight_tops(j) for j in range(3)]))
 # The ranks of the straight topped by ``top``, packed (A-2-3-4-5 counts its ace as 1).
-_STRAIGHT_RANKS: Int64Array = np.zeros(15, dtype=np.int64)
+_STRAIGHT_RANKS = np.zeros(15, dtype=np.int64)
 for _top in range(5, 15):
     for _r in range(_top, _top - 5, -1):
         _STRAIGHT_RANKS[_top] = _STRAIGHT_RANKS[_top] << 4 | _r
+_STRAIGHT_RANKS = _frozen(_STRAIGHT_RANKS)
 
 
 def _gap_colours() -> Int64Array:
@@ -174,7 +245,7 @@ def _gap_colours() -> Int64Array:
     return out
 
 
-_GAP_COLOURS = _gap_colours()
+_GAP_COLOURS = _frozen(_gap_colours())
 
 
 def _suited_table(jokers: int, red: int) -> Int64Array:
@@ -191,11 +262,10 @@ def _suited_table(jokers: int, red: int) -> Int64Array:
     top = _STRAIGHT_TOP[jokers][m]
     ext = (m << 1) | ((m >> 12) & 1)
     present = (ext >> np.maximum(top - 5, 0)) & 31  # bit 4: the top card's rank
-    naturals = _SPREAD[present]  # 1 in the suit field of every natural place
     sf_key = (
         (np.where(top == 14, ROYAL, STRAIGHT_FLUSH) << CATEGORY_SHIFT)
         | (_STRAIGHT_RANKS[top] << RANK_SHIFT)
-        | (naturals << SUIT_SHIFT)
+        | (_SPREAD5[present] << SUIT_SHIFT)
         | _GAP_COLOURS[red * 32 + (31 ^ present)]
     )
     # Plain flushes: walk the ranks from the ace down, a joker taking each rank the suit lacks.
@@ -216,237 +286,198 @@ def _suited_table(jokers: int, red: int) -> Int64Array:
         colours = np.where(step, colours << 2 | np.where(wild, colour, 0), colours)
         spare = spare - wild
         filled = filled + step
-    flush_key = (
-        (FLUSH << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT) | colours
-    )
+    flush_key = (FLUSH << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT) | colours
     out = np.where(top > 0, sf_key, flush_key)
     return np.where(valid, out, 0).astype(np.int64)
 
 
 # SUITED[jokers][red * 8192 + m]
-_SUITED = np.stack(
-    [np.concatenate([_suited_table(j, 0), _suited_table(j, 1)]) for j in range(3)]
+_SUITED = _frozen(
+    np.stack([np.concatenate([_suited_table(j, 0), _suited_table(j, 1)]) for j in range(3)])
 )
-for _table in (_SPREAD, _HI, _NIBSUITS, _NIBTOP2, _POP4, _REPEAT, _STRAIGHT_TOP,
-               _STRAIGHT_RANKS, _GAP_COLOURS, _SUITED):  # fmt: skip
-    _table.flags.writeable = False
 
 
 # ---------------------------------------------------------------------------------------------
-# The evaluator
+# The evaluator. Every array holds one value per hand; rank masks are 13-bit (bit i: rank i+2).
+
+# The suits present at one rank, from the deck mask: (m >> rank) & _AT_RANK keeps that rank's
+# bit of each suit (bits 0, 13, 26, 39); multiplying by _GATHER moves them to bits 40–43.
+_AT_RANK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_GATHER = 1 << 40 | 1 << 28 | 1 << 16 | 1 << 4
 
 
-def _hibit(x: Int64Array) -> Int64Array:
-    """The index of the highest set bit of each x (x < 2**53; 0 for x == 0)."""
-    return (((x | 1).astype(np.float64).view(np.int64)) >> 52) - 1023
+def _suits_at(m: Int64Array, rank: Int64Array) -> Int64Array:
+    """The suits held at rank index ``rank``: bit s - 1 for suit s."""
+    return ((((m >> rank) & _AT_RANK) * _GATHER) >> 40) & 15
 
 
-def _top_cards(
-    free: Int64Array, wanted: Int64Array, most: int
+def _kickers(
+    free: Int64Array, wanted: Int64Array, high: Int64Array, low: Int64Array
 ) -> tuple[Int64Array, Int64Array]:
-    """The best ``wanted`` (at most ``most``) cards of ``free`` (bits of M, one per rank):
-    their ranks and suits packed highest first in ``most`` 4-bit places, 0-padded."""
-    ranks = np.zeros_like(free)
-    suits = np.zeros_like(free)
-    for i in range(most):
-        b = _hibit(free)
-        on = wanted > i
-        ranks = ranks << 4 | np.where(on, (b >> 2) + 2, 0)
-        suits = suits << 4 | np.where(on, (b & 3) + 1, 0)
-        free = np.where(on, free ^ (1 << b), free)
-    return ranks, suits
+    """The ranks and suits of the best ``wanted`` cards of the ranks in ``free`` (one card per
+    rank: each rank's best suit, read off ``high`` and ``low``), highest first, packed low."""
+    sel = _TOP[(wanted << 13) | free]
+    hi7 = (sel >> 6) << 7
+    lo6 = (sel & 63) << 6
+    shift = np.bitwise_count(sel & 63)
+    p_high = (_PEXT7[hi7 | (high >> 6)] << shift) | _PEXT6[lo6 | (high & 63)]
+    p_low = (_PEXT7[hi7 | (low >> 6)] << shift) | _PEXT6[lo6 | (low & 63)]
+    return _RANKS[sel], _SUITS[(_popcount(sel) << 10) | (p_high << 5) | p_low]
 
 
 def _of_a_kind(
-    m_: Int64Array,
-    t_: Int64Array,
-    count: Int64Array,
+    m: Int64Array,
+    ge1: Int64Array,
+    high: Int64Array,
+    low: Int64Array,
+    lay: Int64Array,
     size: Int64Array,
-    rank: Int64Array,
+    source: Int64Array,
     red: Int64Array,
+    jokers: int,
 ) -> Int64Array:
-    """Five, four or three of a kind, a pair or high card: ``size`` cards of rank index
-    ``rank`` (the naturals of that rank, then jokers), then the best other cards as kickers.
-    High card is size 0 (a lone joker: size 1 of an ace)."""
-    on = size > 0
-    shift = np.where(on, 4 * rank, 0)
-    nibble = np.where(on, (m_ >> shift) & 15, 0)
-    naturals = _POP4[nibble]
-    jokers = size - naturals  # 0, 1 or 2
-    first = 1 + red  # the first joker's colour: red if the hand holds it
-    joker_colours = np.where(jokers == 2, first << 2 | 1, np.where(jokers == 1, first, 0))
-    combo_ranks = (rank + 2) * _REPEAT[size]
-    combo_suits = _NIBSUITS[nibble] << (4 * jokers)
-    free = np.where(on, t_ & ~(15 << shift), t_)
-    kickers = np.minimum(count, 5) - size
-    most = int(kickers.max(initial=0))
-    k_ranks, k_suits = _top_cards(free, kickers, most)
-    pad = 5 - size  # places after the combination
-    k_shift = 4 * (pad - most)
-    ranks = combo_ranks << (4 * pad) | _shift(k_ranks, k_shift)
-    suits = combo_suits << (4 * pad) | _shift(k_suits, k_shift)
-    cat = _CATEGORY_OF_SIZE[size]
-    return (cat << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT) | (
-        joker_colours << (2 * pad)
+    """Five, four or three of a kind, a pair or high card: ``size`` cards of the highest rank in
+    ``source`` (its naturals, best suits first, then jokers; an ace when ``source`` is empty),
+    then the best other cards as kickers. High card is size 0."""
+    rank = _HI_ACE[source]
+    nibble = _suits_at(m, rank)
+    if not jokers:
+        nibble *= size > 0  # high card: no combination but the kickers
+    pad = 5 - size  # the places after the combination
+    used = size - np.bitwise_count(nibble)  # jokers in the combination
+    ranks = ((rank + 2) * _REPEAT[size]) << (4 * pad)
+    suits = _NIBSUITS[nibble] << (4 * (used + pad))
+    k_ranks, k_suits = _kickers(ge1 & ~_HIBIT[source], lay - size, high, low)
+    back = 4 * (5 - lay)  # the kickers end the lay
+    key: Int64Array = (
+        (_CATEGORY_OF_SIZE[size] << CATEGORY_SHIFT)
+        | ((ranks | k_ranks << back) << RANK_SHIFT)
+        | ((suits | k_suits << back) << SUIT_SHIFT)
     )
-
-
-def _shift(x: Int64Array, places: Int64Array) -> Int64Array:
-    """x << places where places >= 0, x >> -places otherwise (only 0 bits are dropped)."""
-    return np.where(places >= 0, x << np.maximum(places, 0), x >> np.maximum(-places, 0))
-
-
-_CATEGORY_OF_SIZE: Int64Array = np.array([HIGH_CARD, HIGH_CARD, PAIR, THREE, FOUR, FIVE])
+    if jokers:
+        key |= _JOKER_COLOURS[used * 2 + red] << (2 * pad)
+    return key
 
 
 def _full_house(
-    m_: Int64Array, three: Int64Array, two: Int64Array, red: Int64Array, jokers: int
+    m: Int64Array, three: Int64Array, two: Int64Array, red: Int64Array, jokers: int
 ) -> Int64Array:
     """A full house: three of rank index ``three`` (a natural pair and the joker when
     ``jokers``), two of ``two``; R6 step 4 sorts the five by rank, so a pair above the three
     comes first."""
-    nib3 = (m_ >> (4 * three)) & 15
-    nib2 = (m_ >> (4 * two)) & 15
-    suits3 = _NIBSUITS[nib3] << (4 * jokers)
-    suits2 = _NIBTOP2[nib2]
+    suits3 = _NIBTOP[3 - jokers][_suits_at(m, three)] << (4 * jokers)
+    suits2 = _NIBTOP[2][_suits_at(m, two)]
     colour = (1 + red) if jokers else np.zeros_like(red)
     high = three > two
     suits = np.where(high, suits3 << 8 | suits2, suits2 << 12 | suits3)
     colours = np.where(high, colour << 4, colour)
     ranks = (three + 2) * 0x11100 + (two + 2) * 0x11
-    return (FULL_HOUSE << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT) | colours
+    key: Int64Array = (
+        (FULL_HOUSE << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT) | colours
+    )
+    return key
 
 
 def _two_pair(
-    m_: Int64Array, t_: Int64Array, count: Int64Array, ge2: Int64Array
+    m: Int64Array,
+    ge1: Int64Array,
+    ge2: Int64Array,
+    high: Int64Array,
+    low: Int64Array,
+    lay: Int64Array,
 ) -> Int64Array:
-    high = _HI[ge2]
-    low = _HI[ge2 ^ (1 << high)]
-    suits_h = _NIBSUITS[(m_ >> (4 * high)) & 15]
-    suits_l = _NIBSUITS[(m_ >> (4 * low)) & 15]
-    free = t_ & ~(15 << (4 * high)) & ~(15 << (4 * low))
-    k_ranks, k_suits = _top_cards(free, np.minimum(count, 5) - 4, 1)
-    ranks = (high + 2) * 0x11000 + (low + 2) * 0x110 + k_ranks
-    suits = suits_h << 12 | suits_l << 4 | k_suits
-    return (TWO_PAIR << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT)
+    top_bit = _HIBIT[ge2]
+    second_bit = _HIBIT[ge2 ^ top_bit]
+    first, second = _HI[top_bit], _HI[second_bit]
+    k_ranks, k_suits = _kickers(ge1 & ~(top_bit | second_bit), lay - 4, high, low)
+    ranks = (first + 2) * 0x11000 + (second + 2) * 0x110 + k_ranks
+    suits = _NIBSUITS[_suits_at(m, first)] << 12 | _NIBSUITS[_suits_at(m, second)] << 4 | k_suits
+    key: Int64Array = (TWO_PAIR << CATEGORY_SHIFT) | (ranks << RANK_SHIFT) | (suits << SUIT_SHIFT)
+    return key
 
 
-def _straight(t_: Int64Array, top: Int64Array, ge1: Int64Array, red: Int64Array) -> Int64Array:
+def _straight(
+    top: Int64Array, ge1: Int64Array, high: Int64Array, low: Int64Array, red: Int64Array
+) -> Int64Array:
     """A straight: the best card of each rank, jokers in the gaps (from the top, red first)."""
-    # Each rank's best suit as a number in its nibble (0 where the rank is missing).
-    codes = (
-        (t_ & _NIB1)
-        + 2 * ((t_ >> 1) & _NIB1)
-        + 3 * ((t_ >> 2) & _NIB1)
-        + 4 * ((t_ >> 3) & _NIB1)
-    )
-    window = np.where(
-        top >= 6,
-        (codes >> (4 * np.maximum(top - 6, 0))) & 0xFFFFF,
-        ((codes & 0xFFFF) << 4) | ((codes >> 48) & 15),  # A-2-3-4-5: the ace last, as a 1
-    )
-    ext = (ge1 << 1) | ((ge1 >> 12) & 1)
-    present = (ext >> (top - 5)) & 31
+    shift = top - 5
+
+    def window(mask: Int64Array) -> Int64Array:  # bit 4: the top card's rank; an ace also low
+        return (((mask << 1) | ((mask >> 12) & 1)) >> shift) & 31
+
+    present = window(ge1)
+    suits = _SPREAD5[present] + 2 * _SPREAD5[window(high)] + _SPREAD5[window(low)]
     return (
         (STRAIGHT << CATEGORY_SHIFT)
         | (_STRAIGHT_RANKS[top] << RANK_SHIFT)
-        | (window << SUIT_SHIFT)
+        | (suits << SUIT_SHIFT)
         | _GAP_COLOURS[red * 32 + (31 ^ present)]
     )
 
 
-def _rank_keys(m_: Int64Array, jokers: int) -> Int64Array:
+def _rank_keys(m: Int64Array, jokers: int) -> Int64Array:
     """The keys of hands that all hold ``jokers`` jokers."""
-    c1 = m_ & _SUIT13
-    c2 = (m_ >> 13) & _SUIT13
-    c3 = (m_ >> 26) & _SUIT13
-    c4 = (m_ >> 39) & _SUIT13
-    red = (m_ >> 53) & 1
-    count = _popcount(m_)
+    c1 = m & _SUIT13
+    c2 = (m >> 13) & _SUIT13
+    c3 = (m >> 26) & _SUIT13
+    c4 = (m >> 39) & _SUIT13
+    red = (m >> 53) & 1
+    lay = np.minimum(_popcount(m), 5)  # R4: the cards laid
     # The ranks held at least once, twice, three and four times.
     x12, o12, x34, o34 = c1 & c2, c1 | c2, c3 & c4, c3 | c4
     ge1 = o12 | o34
     ge2 = x12 | x34 | (o12 & o34)
     ge3 = (x12 & o34) | (x34 & o12)
     ge4 = x12 & x34
-    # One bit per card, rank-major (rank index * 4 + suit - 1), and each rank's best card.
-    spread = _SPREAD[c1] | _SPREAD[c2] << 1 | _SPREAD[c3] << 2 | _SPREAD[c4] << 3
-    best = spread & ~(((spread >> 1) & _NIB3) | ((spread >> 2) & _NIB2) | ((spread >> 3) & _NIB1))
+    # Each rank's best suit s as two rank masks: s - 1 = 2 * high + low.
+    high = o34
+    low = c4 | (c2 & ~c3)
 
-    # The sets by size: the highest rank that reaches each size with the jokers.
+    # Sets: the biggest size the jokers let a rank reach, and the ranks that reach it.
+    levels = {0: (ge2, ge3, ge4), 1: (ge1, ge2, ge3, ge4), 2: (ge1, ge2, ge3)}[jokers]
+    size = np.full_like(m, jokers)  # no set: high card, or the jokers alone (one ace or two)
+    source = np.zeros_like(m)
+    for level in levels:
+        reached = level != 0
+        size += reached
+        source = np.where(reached, level, source)
     if jokers == 0:
-        levels = ((ge4, 4), (ge3, 3), (ge2, 2))
-        fallback_size, fallback_rank = 0, 0
-    elif jokers == 1:
-        levels = ((ge4, 5), (ge3, 4), (ge2, 3), (ge1, 2))
-        fallback_size, fallback_rank = 1, 12  # a lone joker: an ace
-    else:
-        levels = ((ge3, 5), (ge2, 4), (ge1, 3))
-        fallback_size, fallback_rank = 2, 12  # two jokers alone: a pair of aces
-    size = np.full_like(m_, fallback_size)
-    source = np.zeros_like(m_)
-    for mask, n in reversed(levels):
-        hit = mask != 0
-        size = np.where(hit, n, size)
-        source = np.where(hit, mask, source)
-    rank = np.where(source != 0, _HI[source], fallback_rank)
-    category = _CATEGORY_OF_SIZE[size]
+        size += ge2 != 0  # a pair is two cards
+    keys = _of_a_kind(m, ge1, high, low, lay, size, source, red, jokers)
 
-    # Full house, straight and two pair beat some of those (R3).
+    # Two pair, a straight and a full house beat some of those (R3): worked out where possible.
+    pairs = _popcount(ge2)
     if jokers == 0:
-        three_bit = 1 << np.maximum(_HI[ge3], 0)
-        full = (ge3 != 0) & ((ge2 & ~three_bit) != 0)
-    elif jokers == 1:
-        full = _popcount(ge2) >= 2
-    else:
-        full = np.zeros(len(m_), dtype=bool)
-    category = np.where(full & (category < FULL_HOUSE), FULL_HOUSE, category)
-    top = _STRAIGHT_TOP[jokers][ge1]
-    category = np.where((top > 0) & (category < STRAIGHT), STRAIGHT, category)
-    if jokers == 0:
-        two = _popcount(ge2) >= 2
-        category = np.where(two & (category < TWO_PAIR), TWO_PAIR, category)
-
-    keys = np.empty_like(m_)
-    kinds = (category != FULL_HOUSE) & (category != STRAIGHT) & (category != TWO_PAIR)
-    idx = _where(kinds)
-    if idx is None:
-        keys = _of_a_kind(spread, best, count, size, rank, red)
-    elif len(idx):
-        keys[idx] = _of_a_kind(spread[idx], best[idx], count[idx], size[idx], rank[idx], red[idx])
-    idx = np.flatnonzero(category == FULL_HOUSE)
-    if len(idx):
-        g2 = ge2[idx]
-        three = _HI[ge3[idx]] if jokers == 0 else _HI[g2]
-        two = _HI[g2 & ~(1 << three)]
-        keys[idx] = _full_house(spread[idx], three, two, red[idx], jokers)
-    idx = np.flatnonzero(category == STRAIGHT)
-    if len(idx):
-        keys[idx] = _straight(best[idx], top[idx], ge1[idx], red[idx])
-    if jokers == 0:
-        idx = np.flatnonzero(category == TWO_PAIR)
+        idx = np.flatnonzero((pairs >= 2) & (size < 3))
         if len(idx):
-            keys[idx] = _two_pair(spread[idx], best[idx], count[idx], ge2[idx])
+            keys[idx] = _two_pair(m[idx], ge1[idx], ge2[idx], high[idx], low[idx], lay[idx])
+    top = _STRAIGHT_TOP[jokers][ge1]
+    idx = np.flatnonzero((top > 0) & (size < 4))
+    if len(idx):
+        straight = _straight(top[idx], ge1[idx], high[idx], low[idx], red[idx])
+        keys[idx] = np.maximum(keys[idx], straight)
+    if jokers < 2:
+        full = (pairs >= 2) & (size == 3) if jokers == 0 else (pairs >= 2) & (size < 4)
+        idx = np.flatnonzero(full)
+        if len(idx):
+            g2 = ge2[idx]
+            three = _HI[ge3[idx] if jokers == 0 else g2]
+            two = _HI[g2 & ~(1 << three)]
+            keys[idx] = _full_house(m[idx], three, two, red[idx], jokers)
 
     # Flushes and straight flushes (R3, R5): the best suit's, where one reaches five.
-    counts = [_popcount(c) for c in (c1, c2, c3, c4)]
+    counts = [np.bitwise_count(c) for c in (c1, c2, c3, c4)]
     most = np.maximum(np.maximum(counts[0], counts[1]), np.maximum(counts[2], counts[3]))
-    idx = np.flatnonzero(most + jokers >= 5)
+    idx = np.flatnonzero(most >= 5 - jokers)
     if len(idx):
         table = _SUITED[jokers]
-        offset = red[idx] * 8192
+        offset = red[idx] << 13
         suited = keys[idx]
         for s, c in enumerate((c1, c2, c3, c4)):
-            base = table[offset + c[idx]]
+            base = table[offset | c[idx]]
             suited = np.maximum(suited, base + s * (base & _SUIT_FIELDS))
         keys[idx] = suited
     return keys
-
-
-def _where(flags: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp] | None:
-    """The indices of the true flags, or None when all are true (no gather needed)."""
-    idx = np.flatnonzero(flags)
-    return None if len(idx) == len(flags) else idx
 
 
 def hand_keys(masks: npt.ArrayLike) -> Int64Array:
@@ -485,4 +516,4 @@ def evaluate_hands(hands: Iterable[Iterable[Card]]) -> Batch:
     return Batch(keys, categories(keys))
 
 
-assert len(FULL_DECK) == 54 and FULL_DECK[53].index == 53  # the bit layout above
+assert FULL_DECK[53].index == 53  # the bit layout above: bit i is FULL_DECK[i]
