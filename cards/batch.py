@@ -114,8 +114,7 @@ def _frozen(table: Int64Array) -> Int64Array:
     return table
 
 
-_ALL13 = np.arange(1 << 13, dtype=np.int64)
-_ALL7 = np.arange(1 << 7, dtype=np.int64)
+_ALL13 = _frozen(np.arange(1 << 13, dtype=np.int64))  # every rank mask
 
 
 def _highest(values: Int64Array, empty: int) -> Int64Array:
@@ -188,15 +187,21 @@ def _suit_pack() -> Int64Array:
 
 
 _SUITS = _frozen(_suit_pack())
-# NIBSUITS[nibble]: the suits present at a rank (bit s - 1 for suit s), highest first, 4 bits
-# each; NIBTOP[k][nibble]: only the best k of them.
-_NIBTOP = np.zeros((6, 16), dtype=np.int64)
-for _nib in range(16):
-    _suits = [s for s in (4, 3, 2, 1) if _nib >> (s - 1) & 1]
-    for _k in range(6):
-        for _s in _suits[:_k]:
-            _NIBTOP[_k, _nib] = _NIBTOP[_k, _nib] << 4 | _s
-_NIBTOP = _frozen(_NIBTOP)
+
+
+def _nibble_suits() -> Int64Array:
+    """NIBTOP[k][nibble]: the best k suits present at a rank (bit s - 1 for suit s), highest
+    first, 4 bits each; NIBSUITS (k = 4): all of them."""
+    out = np.zeros((6, 16), dtype=np.int64)
+    for nibble in range(16):
+        suits = [s for s in (4, 3, 2, 1) if nibble >> (s - 1) & 1]
+        for k in range(6):
+            for s in suits[:k]:
+                out[k, nibble] = out[k, nibble] << 4 | s
+    return out
+
+
+_NIBTOP = _frozen(_nibble_suits())
 _NIBSUITS = _NIBTOP[4]
 # The rank of a combination repeated over t places: rank * REPEAT[t].
 _REPEAT = _frozen(np.array([sum(1 << (4 * i) for i in range(t)) for t in range(6)], np.int64))
@@ -219,12 +224,14 @@ def _straight_tops(jokers: int) -> Int64Array:
 
 
 _STRAIGHT_TOP = _frozen(np.stack([_straight_tops(j) for j in range(3)]))
-# The ranks of the straight topped by ``top``, packed (A-2-3-4-5 counts its ace as 1).
-_STRAIGHT_RANKS = np.zeros(15, dtype=np.int64)
-for _top in range(5, 15):
-    for _r in range(_top, _top - 5, -1):
-        _STRAIGHT_RANKS[_top] = _STRAIGHT_RANKS[_top] << 4 | _r
-_STRAIGHT_RANKS = _frozen(_STRAIGHT_RANKS)
+# The ranks of the straight topped by ``top`` (5 to 14), packed: A-2-3-4-5 counts its ace as 1.
+_STRAIGHT_RANKS = _frozen(
+    np.array(
+        [sum(r << (4 * (r - top + 4)) for r in range(top - 4, top + 1)) if top >= 5 else 0
+         for top in range(15)],
+        dtype=np.int64,
+    )
+)  # fmt: skip
 
 
 def _gap_colours() -> Int64Array:
