@@ -135,3 +135,11 @@ def test_the_deck_never_reaches_the_input() -> None:
     deck = Deck(tuple(c for c in FULL_DECK if c not in in_hands))
     dealt = replace(state, deck=deck)
     assert input_for(dealt, "jim") == input_for(state, "jim")
+
+
+@pytest.mark.django_db
+def test_the_rulings_page_states_the_opponents_model(client: Any) -> None:
+    rulings = client.get("/rulings/").content.decode()
+    assert "every other hand still in play" in rulings
+    assert "its size now, no draw foreseen" in rulings
+    assert "never a card you may not see (R10)" in rulings
