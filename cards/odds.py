@@ -57,8 +57,9 @@ __all__ = [
 ]
 
 Int64Array = npt.NDArray[np.int64]
-# Enough advisor hands in one batch to run at full speed, few enough to stay in the caches.
+# Enough hands in one batch to run at full speed, few enough to keep the memory small.
 _BATCH_HANDS = 1 << 16
+_DEALS_AT_ONCE = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,17 +210,18 @@ def win_probability(table: Table, *, deals: int = 20_000, rng: np.random.Generat
     if table.unknown > len(pool):
         raise ValueError(f"only {len(pool)} unseen cards: cannot deal {table.unknown}")
     mine = int(hand_keys([mask_of(table.hand)])[0])
-    dealer = _Dealer(pool, deals, rng)
-    live = deals
     # The biggest hands first: a deal already lost needs no more hands dealt nor weighed.
-    for opponent in sorted(table.opponents, key=lambda o: -o.size):
-        if not live:
-            break
-        theirs = hand_keys(dealer.hand(opponent.unknown) | mask_of(opponent.known))
-        beaten = theirs < mine
-        live = int(np.count_nonzero(beaten))
-        dealer.keep(beaten)
-    return Estimate(live, deals)
+    opponents = sorted(table.opponents, key=lambda o: -o.size)
+    wins = 0
+    for start in range(0, deals, _DEALS_AT_ONCE):  # in blocks: the memory stays bounded
+        dealer = _Dealer(pool, min(_DEALS_AT_ONCE, deals - start), rng)
+        for opponent in opponents:
+            if not len(dealer.taken):
+                break
+            theirs = hand_keys(dealer.hand(opponent.unknown) | mask_of(opponent.known))
+            dealer.keep(theirs < mine)
+        wins += len(dealer.taken)
+    return Estimate(wins, deals)
 
 
 def discard_advice(
