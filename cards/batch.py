@@ -15,13 +15,15 @@ bits. The packed key (54 bits, in an int64)::
 — the fields of ``hands.HandValue.key`` in the same order, so integer order is tuple order.
 
 How: per hand, the four suits' 13-bit rank masks give the ranks held at least once, twice,
-three and four times with a few bitwise operations; those masks (and the count of jokers)
-decide the category of the best lay that needs no suit, as in ``hands._analyse``. The same
-ranks spread four bits apart (``M``: one bit per card, rank-major) give the R6 step-4 suits:
-the best suits of a rank are the top bits of its nibble, and the kickers are the top bits of
-``T`` (each rank's best card only). Flushes and straight flushes of one suit depend only on
-that suit's 13-bit mask, the jokers and the red joker's presence, so they come from a table
-built once at import. Nothing is memoised per hand: the speed is the same for hands never seen.
+three and four times in a few bitwise operations; with the count of jokers those decide the
+sets (five, four or three of a kind, a pair) as ``hands._analyse`` does, and two pair, straights
+and full houses are worked out on the hands that hold them. R6 step 4's suits come from rank
+masks too: the suits held at one rank are gathered into a nibble by one multiplication, and each
+rank's best suit is two rank masks (suit - 1 = 2 * high + low), so the kickers' suits are read
+off with a table-driven bit extraction rather than a loop per card. Flushes and straight
+flushes of one suit depend only on that suit's 13-bit mask, the jokers and the red joker's
+presence, so they come from a table built once at import. Nothing is remembered between calls:
+the speed is the same for hands never seen.
 """
 
 from __future__ import annotations
@@ -149,8 +151,7 @@ def _rank_pack() -> Int64Array:
     """RANKS[m]: the ranks of a rank mask, highest first, 4 bits each, the lowest last."""
     out = np.zeros(1 << 13, dtype=np.int64)
     for i in range(12, -1, -1):
-        has = (_ALL13 >> i) & 1 == 1
-        out[has] = out[has] << 4 | (i + 2)
+        out = np.where((_ALL13 >> i) & 1 == 1, out << 4 | (i + 2), out)
     return out
 
 
