@@ -116,9 +116,10 @@ _NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8:
 
 def _hand_words(seat: SeatView) -> str:
     if seat.kind == engine.Kind.STUD:
-        name = seat.name.removesuffix(" stud") if seat.name.endswith(" stud") else seat.name
-        owner = name[:1].lower() + name[1:] if name.startswith("The ") else _possessive(name)
-        return f"{owner} {seat.size}-card stud"
+        owner = seat.name.removesuffix(" stud")  # "The Dealer's stud": the Dealer's
+        if owner.startswith("The "):
+            owner = "the " + owner.removeprefix("The ")
+        return f"{_possessive(owner)} {seat.size}-card stud"
     return f"{_possessive(seat.name)} {seat.size} card{'' if seat.size == 1 else 's'}"
 
 

@@ -143,3 +143,20 @@ def test_the_rulings_page_states_the_opponents_model(client: Any) -> None:
     assert "every other hand still in play" in rulings
     assert "its size now, no draw foreseen" in rulings
     assert "never a card you may not see (R10)" in rulings
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("The Dealer's stud", "against the Dealer's 7-card stud"),
+        ("The posse", "against the posse's 7-card stud"),
+        ("Rattlesnakes", "against Rattlesnakes' 7-card stud"),
+    ],
+)
+def test_a_stud_is_named_as_the_dealer_named_it(name: str, words: str) -> None:
+    state = state_of(
+        hand("jim", "Jim", JIM),
+        hand("stud", name, "2♣ 2♦ 4♠ 5♠ 6♠ 8♠ 9♠", engine.Kind.STUD, side="dealer", stud_size=7),
+    )
+    seen = engine.visible_cards(state, {"jim"}, dealer=False)
+    assert advice.reckons_against(advice.table_view(state, seen), "jim") == words
