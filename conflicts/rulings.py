@@ -134,6 +134,17 @@ RULINGS: tuple[Ruling, ...] = (
         "and the Dealer approves it (or changes it), as with the Deal's attributes. The Dealer "
         "calls once every hand has drawn or stood; calling earlier is an explicit \u201ccall "
         "now\u201d, and the hands that had not drawn stand pat, said in the timeline.",
+        reading=(
+            "The odds meter and the discard advisor beside your hand are a help, not a rule. "
+            "They give the chance that your lay is the best at the table (the winner, R14), "
+            "so they reckon with every other hand still in play, your own side's too, and say "
+            "which. Each of those hands counts as it is now: its size now, no draw foreseen "
+            "(a hand that has yet to draw may still change), its best five laid. Its cards "
+            "you cannot see are dealt at random, thousands of times over, from the cards you "
+            "cannot see: never your own hand, your discards or any card you can see, and "
+            "never a card you may not see (R10). The advisor weighs every discard your limit "
+            "allows against those same hands."
+        ),
     ),
     Ruling(
         "R14", "Sides", CONFLICT,

@@ -349,7 +349,10 @@ def test_it_shows_the_player_their_numbers_and_their_hand_as_big_cards(
     assert "approved by the Dealer" in html
     assert "You may discard up to <strong>4</strong>" in html  # Shootin' 4 (R13)
     assert "Stand pat" in html
-    assert "to beat a 5-card stud" in html  # the odds meter
+    # The odds meter, against every other hand in play (issue 30)
+    theirs = len(hand_of(table, pid_of(pc_b)))
+    against = f"{pc_b.name}&#x27;s {theirs} cards and the Dealer&#x27;s 5-card stud"
+    assert f"to win against {against}" in html
 
 
 def test_it_draws_with_the_knack_limit_and_refuses_one_over_R13(
