@@ -275,6 +275,14 @@ RULINGS: tuple[Ruling, ...] = (
         "conflict. House rule (off by default): a player character's Fate-pot draw adds a "
         "chip to its ledger.",
         house_rule=True,
+        reading=(
+            "The rules do not say what becomes of a conflict that turns into a gunfight. The "
+            "app's reading: the fight settles it, so it is never left open. Before the Deal "
+            "the conflict is called off, as a cancel: nothing was dealt, nobody wins or "
+            "loses, and chips spent in it go back. Once the cards are out it ends by the rules "
+            "first (the Dealer finishes it, or folds it, R15), then the fight starts; one "
+            "already over stays as it ended."
+        ),
     ),
     Ruling(
         "R28", "Creating a player character", CHARACTERS,
