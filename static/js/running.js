@@ -26,11 +26,19 @@
     if (source || !url || !window.EventSource) return;
     source = new EventSource(url);
     source.addEventListener("changed", refresh);
+    // <html data-running="live"> while the stream is open (the browser tests wait for it).
+    source.addEventListener("open", function () {
+      document.documentElement.setAttribute("data-running", "live");
+    });
+    source.addEventListener("error", function () {
+      document.documentElement.removeAttribute("data-running");
+    });
   }
 
   function close() {
     if (source) source.close();
     source = null;
+    document.documentElement.removeAttribute("data-running");
   }
 
   function visible() {
