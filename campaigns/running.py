@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Model
-from django.db.models.signals import post_save
+from django.db.models.signals import post_init, post_save
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
@@ -78,22 +78,29 @@ _GAMES: dict[str, Game] = {}
 
 
 def register(kind: str, *, running: Provider, model: type[Model]) -> None:
-    """A game's tables join the banner; their set-up and end are announced on commit."""
+    """A game's tables join the banner; their set-up, end (and a return to play, like the
+    saloon's "Continue playing") are announced on commit."""
     _GAMES[kind] = Game(kind, running, model)
+    post_init.connect(table_read, sender=model, dispatch_uid=f"running-tables-{kind}")
     post_save.connect(table_saved, sender=model, dispatch_uid=f"running-tables-{kind}")
 
 
-def kinds() -> list[str]:
-    return sorted(_GAMES)
+def table_read(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Whether the table was over when read (not when its phase was deferred: no query here)."""
+    if "phase" in instance.__dict__:
+        instance._was_over = instance.is_over
 
 
 def table_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    """A table set up (it appears in the banner) or ended (it goes: done, folded, cancelled,
-    settled by a fight, finished). Any save that writes the phase of a table that is over counts
-    as its end; a move after the end is rare and its nudge harmless."""
+    """A table set up (it appears in the banner), ended (it goes: done, folded, cancelled,
+    settled by a fight, finished) or back in play. A move that leaves it as it was (running, or
+    over) tells nobody."""
     fields = kwargs.get("update_fields")
-    ended = instance.is_over and (fields is None or "phase" in fields)
-    if created or ended:
+    if not created and fields is not None and "phase" not in fields:
+        return
+    over, was = instance.is_over, getattr(instance, "_was_over", None)
+    instance._was_over = over
+    if created or was is None or was != over:  # None: its phase was not read with it
         streams.announce(instance.campaign_id)  # the campaign page lists them too
         streams.announce_running(instance.campaign_id)
 

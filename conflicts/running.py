@@ -11,7 +11,7 @@ from campaigns.running import MAX_RUNNING, RunningTable, Seats
 from conflicts.models import Conflict
 
 # The engine's phases still being played, as the banner names them.
-PHASE_LABELS = {
+PHASE_LABELS: dict[str, str] = {
     Conflict.Phase.SIZING: "sizing the Deal",
     Conflict.Phase.DRAW: "the Draw",
     Conflict.Phase.LAYING: "the Call",

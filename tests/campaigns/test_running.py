@@ -246,3 +246,29 @@ def test_a_table_set_up_or_ended_nudges_every_members_banner_on_commit(
         characters=[pc_a, npc], rng=random.Random(3),
     ))) == members  # fmt: skip
     assert f"running-{outsider.pk}" not in heard
+
+
+@override_settings(BROADCASTER="inprocess")
+def test_it_nudges_on_a_change_of_over_only_both_ways(
+    poker_night: Saloon, player_a: User, heard: list[str],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:  # fmt: skip
+    """The end, a move after it (a rename) that leaves it over, and the saloon's "Continue
+    playing" that brings it back: the banner hears the first and the last."""
+    mine = f"running-{player_a.pk}"
+
+    def nudged(phase: str) -> bool:
+        heard.clear()
+        live.forget()
+        game = Saloon.objects.get(pk=poker_night.pk)  # read as a move reads it
+        game.phase = phase
+        with django_capture_on_commit_callbacks(execute=True):
+            game.save(update_fields=["phase", "version"])
+        return mine in heard
+
+    assert nudged(Saloon.OVER[0])
+    assert f"saloon-{poker_night.pk}" not in keys(player_a)
+    assert not nudged(Saloon.OVER[0])
+    assert nudged("discard")
+    assert f"saloon-{poker_night.pk}" in keys(player_a)
+    assert not nudged("play")
