@@ -26,6 +26,7 @@ from characters.models import Character
 from conflicts.models import Conflict
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
+from fights.gunfight import settle_the_conflict
 from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
 from tables.errors import Refused
 from tables.moves import (
@@ -188,33 +189,10 @@ def fight_create(
         opening_lines(FIGHTS, fight, [{"round": 1, "actor": actor, "text": t} for t in lines])
         GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
         if from_conflict is not None:
-            _tell_the_conflict(
+            settle_the_conflict(
                 from_conflict.pk, actor, f"This turns into a gunfight: “{fight.title}”."
             )
     return fight
-
-
-def _tell_the_conflict(conflict_id: int, actor: User, text: str) -> None:
-    """A line on the conflict's timeline, its version moved on and announced on commit, so every
-    open screen of the conflict shows it live, with the link to the fight (R32's mirror). Then
-    the fight settles it (the reading beside R32): before the Deal, the engine's Cancel through
-    ``conflict_move`` (chips spent in it go back); once over, it stays as it ended; with its
-    cards out, refused (finish or fold it first) and the fight is not started."""
-    from conflicts.engine.conflict import Cancel
-    from conflicts.services.moves import CONFLICTS, conflict_move
-    from tables.moves import locked_read
-
-    conflict = locked_read(CONFLICTS, conflict_id, {}).conflict  # its phase, as it is now
-    before_the_deal = conflict.phase == Conflict.Phase.SIZING
-    if not (before_the_deal or conflict.is_over):
-        raise FightError(
-            f"The cards of “{conflict.title}” are out: finish it, or fold it, first; then it "
-            "turns into a gunfight (before the Deal, starting the fight calls it off)."
-        )
-    table_note(CONFLICTS, table_id=conflict_id, lines=[{"actor": actor, "text": text}])
-    if before_the_deal:  # a refusal (not the Dealer…) is a FightError too: nothing is written
-        dealer = Membership.objects.get(campaign_id=conflict.campaign_id, user=actor)
-        conflict_move(conflict_id=conflict_id, membership=dealer, move=Cancel(), version=None)
 
 
 # --- Moves ---------------------------------------------------------------------------------------
