@@ -80,3 +80,51 @@ def test_the_finished_last_stand_links_the_phone_to_the_end_R17(
     section = html.split(f'id="last-stand-{pid_of(pc_a)}"')[1].split("</div>")[0]
     assert f'href="{leave}"' in section
     assert "last conflict" in text_of(section)
+
+
+# --- The Dealer's NEXT banner: the Dealer plays the important NPC's hand (R12) -----------------
+
+
+@pytest.fixture
+def showdown(client: Client, campaign: Any, dealer: User, pc_a: Any, npc: Any) -> Table:
+    from conflicts.services import HandSpec, conflict_create
+
+    conflict = conflict_create(
+        campaign=campaign,
+        actor=dealer,
+        title="Showdown with the mayor",
+        hands=[
+            HandSpec(character=pc_a, goal="Run him out"),
+            HandSpec(character=npc, side="dealer"),
+        ],
+    )
+    return Table(client, conflict)
+
+
+def test_the_dealers_banner_never_waits_for_the_dealers_own_npc_R12(
+    showdown: Table, dealer: User, player_a: User, pc_a: Any, npc: Any
+) -> None:
+    from tests.conflicts.test_phone import next_banner, top_action
+
+    t, abe, crane = showdown, pid_of(pc_a), pid_of(npc)
+    html = t.page(dealer)
+    assert next_banner(html) == "Set Mayor Crane's Deal"
+    assert top_action(html) == "Set Mayor Crane's Deal"
+    t.ok(dealer, "approve", pid=crane, attributes=["heart", "eye"], devil=0)
+    html = t.page(dealer)
+    # The banner and the top button say the same thing; no "Waiting for Abe's proposal".
+    assert next_banner(html) == "Set Abe Slade's Deal, or wait for the proposal"
+    assert top_action(html) == "Set Abe Slade's Deal"
+    t.ok(player_a, "propose", pid=abe, attributes=["hand", "eye"])
+    assert next_banner(t.page(dealer)) == "Approve Abe Slade's Deal"
+    t.ok(dealer, "approve", pid=abe, attributes=["hand", "eye"], devil=0)
+    t.ok(dealer, "deal")
+    t.ok(player_a, "draw", pid=abe, stand="1")
+    html = t.page(dealer)
+    assert next_banner(html) == "Draw for Mayor Crane"
+    assert top_action(html) == "Draw for Mayor Crane"
+    assert f'href="#seat-{crane}"' in html
+    t.ok(dealer, "draw", pid=crane, stand="1")
+    t.ok(dealer, "call")
+    assert next_banner(t.page(dealer)) == "Lay for Mayor Crane"
+    assert "Waiting for" not in next_banner(t.page(dealer))
