@@ -110,6 +110,16 @@ class Line:
     def kind_label(self) -> str:
         return {"pc": "PC", "npc": "NPC", "extras": "Extras"}[self.kind]
 
+    @property
+    def whose(self) -> str:
+        """The possessive, for the screen: "Jim’s card is up", "2 Deputies’ card is up"."""
+        return _possessive_of(self.name, self.kind, self.size)
+
+
+def _possessive_of(name: str, kind: str, size: int) -> str:
+    plural = kind == engine.CombatantKind.EXTRAS and size > 1
+    return engine.possessive(name, plural).replace("'", "\u2019")
+
 
 @dataclass(frozen=True)
 class PublicLine:
@@ -272,6 +282,9 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "my_lines": my_lines,
         "my_turn": up_line is not None and up_line.mine and role == "player",
         "up": up_line,
+        # R33: whose action is under way (public: whose card is up), what an interrupt hits
+        "up_name": up_line.name if up_line is not None else "",
+        "up_whose": up_line.whose if up_line is not None else "",
         "up_card": card_view(view.up_card) if view.up_card is not None else None,
         "order": [(names[cid], card_view(card), cid in mine) for cid, card in view.running_order],
         "table": [

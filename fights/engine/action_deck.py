@@ -20,7 +20,7 @@ How a service drives a fight
 4. ``up(state)`` says whose card is up. Its holder sends ``Act`` (describe the action, with its
    speed, R26), ``Sleeve`` or ``Pass``; anyone may send ``Act(card=...)`` with the card up their
    sleeve or the red joker out of turn, and ``Act(interrupt=True, opposed=...)`` to interrupt the
-   action just taken (R26, R31).
+   action of the card that is up, before it is recorded (R26, R31, R33).
 5. ``EndRound()`` when the countdown is done (or the Dealer cuts it short); back to step 2.
    ``EndFight()`` ends it. At any time ``Join(combatant)`` adds a newcomer (cards from the next
    deal), ``Leave(cid)`` takes a fallen one out (its cards to the discards), ``SetCap`` lifts a
@@ -48,9 +48,10 @@ How the app reads what the rulings leave open
 - R25: a deal reshuffles the deck with the discards whenever the deck holds fewer cards than the
   next combatant needs. Only when every other card is in a hand or a sleeve (lifted caps) does a
   combatant get fewer cards, and the timeline says so.
-- R26: an interrupt acts against the action just taken, while it is still under way (the next
-  card has not been acted on, sleeved or passed). An opposed roll is a success when it beats the
-  other total, a raise when it beats it by 5 or more (``dice.opposed``); a tie fails.
+- R26/R33: an interrupt acts against the action under way: the card that is up, whose holder
+  is about to act (the table hears the action, the interrupt is recorded before it). An opposed
+  roll is a success when it beats the other total, a raise when it beats it by 5 or more
+  (``dice.opposed``); a tie fails.
 - R26: a consecutive extended action falls back to 0 when another combatant interrupts one of
   its actions, or when its holder acts otherwise or passes a card; sleeving a card does not
   break it. A simple action still uses the card it was taken on.
@@ -246,6 +247,25 @@ class Combatant:
         """NPCs and extras are the Dealer's: their cards are the Dealer's to see (R30)."""
         return self.kind != CombatantKind.PC
 
+    @property
+    def plural(self) -> bool:
+        """A line of several extras ("2 Pinkertons") is spoken of in the plural."""
+        return self.kind == CombatantKind.EXTRAS and self.size > 1
+
+    def does(self, singular: str, plural: str) -> str:
+        """The name and the verb that agrees with it: "Jim joins", "2 Pinkertons join"."""
+        return f"{self.name} {plural if self.plural else singular}"
+
+    @property
+    def whose(self) -> str:
+        """The possessive: "Jim's", "2 Deputies'"."""
+        return possessive(self.name, self.plural)
+
+
+def possessive(name: str, plural: bool = False) -> str:
+    """The possessive: "Jim's"; a plural name ending in s takes the apostrophe alone."""
+    return f"{name}'" if plural and name.endswith("s") else f"{name}'s"
+
 
 @dataclass(frozen=True)
 class Play:
@@ -299,7 +319,7 @@ class FightState:
         """The combatant, for a move it makes or that is made for it: not one that has left."""
         c = self.combatant(cid)
         if c.out:
-            raise IllegalMove(f"{c.name} has left the fight.")
+            raise IllegalMove(f"{c.does('has', 'have')} left the fight.")
         return c
 
     def with_combatant(self, updated: Combatant) -> FightState:
@@ -377,9 +397,10 @@ class Act:
 
     ``card=None``: the card up, which must be the actor's. Otherwise the card up the actor's
     sleeve or the red joker, out of turn: before the current card's action, or, with
-    ``interrupt=True``, interrupting the action just taken, which needs ``opposed`` (the opposed
-    Quickness roll's outcome) unless the card is the red joker. ``cost`` starts an extended action
-    (2 or more cards); while one is in progress an extended ``Act`` pays one more card toward it.
+    ``interrupt=True``, interrupting the action of the card that is up (R33), which needs
+    ``opposed`` (the opposed Quickness roll's outcome) unless the card is the red joker.
+    ``cost`` starts an extended action (2 or more cards); while one is in progress an extended
+    ``Act`` pays one more card toward it.
     """
 
     cid: str
@@ -591,11 +612,11 @@ def _whole(value: object, what: str) -> int:
 
 def _may_roll_quickness(state: FightState, c: Combatant) -> None:
     if c.surprised and state.round == 1:
-        raise IllegalMove(f"{c.name} is surprised: no cards in the first round (R26).")
+        raise IllegalMove(f"{c.does('is', 'are')} surprised: no cards in the first round (R26).")
     if c.guts_failed:
         raise IllegalMove(f"{c.name} failed the Guts check: no cards this round (R26).")
     if c.surprised:
-        raise IllegalMove(f"{c.name} is surprised: pass a TN 5 Guts check first (R26).")
+        raise IllegalMove(f"{c.does('is', 'are')} surprised: pass a TN 5 Guts check first (R26).")
 
 
 def _record_quickness(
@@ -614,7 +635,8 @@ def _record_quickness(
         count = cards_for(total, cap=c.cap)
         result = f"{count} card{'s' if count != 1 else ''}"
     state = state.with_combatant(replace(c, total=total, bust=bust, dice=dice))
-    return Outcome(state, (f"{c.name} rolls {shown} for Quickness{corrected}: {result}.",))
+    rolls = c.does("rolls", "roll")
+    return Outcome(state, (f"{rolls} {shown} for Quickness{corrected}: {result}.",))
 
 
 def _quickness(state: FightState, move: Quickness, rng: random.Random | None) -> Outcome:
@@ -657,9 +679,10 @@ def _guts(state: FightState, move: Guts, rng: random.Random | None) -> Outcome:
     check = check_tn(total, 5, bust=bool(move.bust))
     if check.success:
         state = state.with_combatant(replace(c, surprised=False, guts_failed=False))
-        return Outcome(state, (f"{c.name} passes Guts ({check}): cards from this round on.",))
+        passes = c.does("passes", "pass")
+        return Outcome(state, (f"{passes} Guts ({check}): cards from this round on.",))
     state = state.with_combatant(replace(c, guts_failed=True))
-    return Outcome(state, (f"{c.name} fails Guts ({check}): no cards this round.",))
+    return Outcome(state, (f"{c.does('fails', 'fail')} Guts ({check}): no cards this round.",))
 
 
 def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outcome:
@@ -669,8 +692,8 @@ def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outc
     _check_cap(move.cap)
     state = state.with_combatant(replace(c, cap=move.cap))
     if move.cap is None:
-        return Outcome(state, (f"The Dealer lifts {c.name}'s card cap: no limit.",))
-    return Outcome(state, (f"The Dealer sets {c.name}'s card cap at {move.cap}.",))
+        return Outcome(state, (f"The Dealer lifts {c.whose} card cap: no limit.",))
+    return Outcome(state, (f"The Dealer sets {c.whose} card cap at {move.cap}.",))
 
 
 def _draw_fate(
@@ -742,9 +765,9 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
                 state, draw = _draw_fate(state, DEALER, card, rng, revealed=True)
                 also = f" with the {sleeve.text} up the sleeve" if sleeve is not None else ""
                 events.append(
-                    f"{c.name} draws the black joker: discarded at once{also}. The Dealer draws "
-                    f"{_chip_text(draw)} from the Fate pot, and the deck is reshuffled at the end "
-                    "of the round."
+                    f"{c.does('draws', 'draw')} the black joker: discarded at once{also}. "
+                    f"The Dealer draws {_chip_text(draw)} from the Fate pot, and the deck is "
+                    "reshuffled at the end of the round."
                 )
                 sleeve = None
             else:
@@ -754,8 +777,8 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
                     secrets.append(
                         Secret(
                             (c.cid,),
-                            f"{c.name} holds the red joker and draws {_chip_text(draw)} from the "
-                            "Fate pot.",
+                            f"{c.does('holds', 'hold')} the red joker and draws "
+                            f"{_chip_text(draw)} from the Fate pot.",
                         )
                     )
         ordered = tuple(in_action_order(hand))
@@ -781,7 +804,7 @@ def _break_consecutive(c: Combatant) -> tuple[Combatant, str | None]:
         return c, None
     return (
         replace(c, extended=replace(ext, paid=0)),
-        f"{c.name}'s {ext.text or 'extended action'} falls back to 0 of {ext.cost}.",
+        f"{c.whose} {ext.text or 'extended action'} falls back to 0 of {ext.cost}.",
     )
 
 
@@ -810,7 +833,7 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
         if current is None:
             raise IllegalMove("The countdown is done: no card is up. End the round.")
         if current[0].cid != c.cid:
-            raise IllegalMove(f"It is not {c.name}'s turn: the card up is {current[0].name}'s.")
+            raise IllegalMove(f"It is not {c.whose} turn: the card up is {current[0].whose}.")
         if move.interrupt:
             raise IllegalMove(
                 "Interrupting is done out of turn, with the card up the sleeve or the red joker."
@@ -826,10 +849,15 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     interrupted: str | None = None
     opposed: Opposed | None = None
     if move.interrupt:
-        target = state.table[-1] if state.table and state.under_way else None
-        if target is None or target.cid == c.cid:
-            raise IllegalMove("There is no action under way for this to interrupt.")
-        victim = state.combatant(target.cid)
+        # R33: an interrupt is aimed at the action under way — the card that is up — never at
+        # the action recorded before it.
+        if current is None:
+            raise IllegalMove("There is no action under way for this to interrupt: no card is up.")
+        victim = current[0]
+        if victim.cid == c.cid:
+            raise IllegalMove(
+                f"The card up is {c.whose} own: act with it, there is nothing to interrupt."
+            )
         if card is RED_JOKER:
             opposed = Opposed.RAISE  # R25: the red joker interrupts without a roll, and goes first
             how = "with the red joker (no roll needed): goes first"
@@ -851,7 +879,7 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
                 else "with a success on the opposed roll: both act at once"
             )
         interrupted = victim.cid
-        events.append(f"{c.name} interrupts {victim.name} {how}.")
+        events.append(f"{c.does('interrupts', 'interrupt')} {victim.name} {how}.")
         broken, line = _break_consecutive(victim)
         if line is not None:
             state = state.with_combatant(broken)
@@ -895,7 +923,8 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     if in_turn:
         state = replace(state, position=action_rank(card))
     when = "" if in_turn else " out of turn"
-    line = f"{c.name} plays {source}{card.text}{when} ({progress}){_describe(move.text)}."
+    plays = c.does("plays", "play")
+    line = f"{plays} {source}{card.text}{when} ({progress}){_describe(move.text)}."
     if card is RED_JOKER:
         state, reveal = _reveal_red_draw(state, c.cid)
         line += reveal
@@ -920,7 +949,7 @@ def _holder_of_up(state: FightState, cid: str) -> tuple[Combatant, Card]:
     if current is None:
         raise IllegalMove("The countdown is done: no card is up. End the round.")
     if current[0].cid != c.cid:
-        raise IllegalMove(f"It is not {c.name}'s turn: the card up is {current[0].name}'s.")
+        raise IllegalMove(f"It is not {c.whose} turn: the card up is {current[0].whose}.")
     return current
 
 
@@ -942,8 +971,8 @@ def _sleeve(state: FightState, move: Sleeve, rng: random.Random | None) -> Outco
     state = replace(state.with_combatant(c), position=action_rank(card), under_way=False)
     return Outcome(
         state,
-        (f"{c.name} puts a card up the sleeve.",),
-        (Secret((c.cid,), f"{c.name}'s card up the sleeve: {card.text}."),),
+        (f"{c.does('puts', 'put')} a card up the sleeve.",),
+        (Secret((c.cid,), f"{c.whose} card up the sleeve: {card.text}."),),
     )
 
 
@@ -953,7 +982,7 @@ def _pass(state: FightState, move: Pass, rng: random.Random | None) -> Outcome:
     state = replace(state, position=action_rank(card), under_way=False)
     c, line = _break_consecutive(replace(c, hand=tuple(x for x in c.hand if x is not card)))
     state = replace(state.with_combatant(c), deck=state.deck.discard((card,)))
-    events = [f"{c.name} passes: the {card.text} goes to the discards."]
+    events = [f"{c.does('passes', 'pass')}: the {card.text} goes to the discards."]
     if line is not None:
         events.append(line)
     return Outcome(state, tuple(events))
@@ -969,7 +998,10 @@ def _abandon(state: FightState, move: Abandon, rng: random.Random | None) -> Out
     state = state.with_combatant(replace(c, extended=None))
     return Outcome(
         state,
-        (f"{c.name} abandons {ext.text or 'the extended action'} ({ext.paid} of {ext.cost}).",),
+        (
+            f"{c.does('abandons', 'abandon')} {ext.text or 'the extended action'} "
+            f"({ext.paid} of {ext.cost}).",
+        ),
     )
 
 
@@ -979,14 +1011,16 @@ def _join(state: FightState, move: Join, rng: random.Random | None) -> Outcome:
     c = _check_combatant(move.combatant)
     there = next((x for x in state.combatants if x.cid == c.cid), None)
     if there is not None and not there.out:
-        raise IllegalMove(f"{c.name} is already in this fight.")
+        raise IllegalMove(f"{c.does('is', 'are')} already in this fight.")
     if there is None:
-        state, joins = replace(state, combatants=(*state.combatants, c)), "joins the fight"
+        state = replace(state, combatants=(*state.combatants, c))
+        joins = c.does("joins the fight", "join the fight")
     else:  # one who left (fell, fled) comes back: as new, holding no card (they went with them)
-        state, joins = state.with_combatant(c), "is back in the fight"
+        state = state.with_combatant(c)
+        joins = c.does("is back in the fight", "are back in the fight")
     when = "this round" if state.phase == Phase.QUICKNESS else "from the next round"
     surprised = " Surprised (R26)." if c.surprised else ""
-    return Outcome(state, (f"{c.name} {joins}: cards {when}.{surprised}",))
+    return Outcome(state, (f"{joins}: cards {when}.{surprised}",))
 
 
 def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome:
@@ -998,7 +1032,7 @@ def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome
         replace(c, hand=(), sleeve=None, extended=None, total=None, bust=False, dice=(), out=True)
     )
     state = replace(state, deck=state.deck.discard(lost))
-    line = f"{c.name} leaves the fight"
+    line = c.does("leaves the fight", "leave the fight")
     if lost:
         line += f": {format_cards(lost)} go to the discards"
         if RED_JOKER in lost:
