@@ -235,6 +235,12 @@ RULINGS: tuple[Ruling, ...] = (
         "One card may go up the sleeve and be played before any action later. Interrupting "
         "takes an opposed Quickness roll. The surprised get no cards in the first round. "
         "Actions cost 0, 1 or more cards depending on their length.",
+        reading=(
+            "The rulebook asks the surprised for a TN 5 Guts check from the second round but "
+            "names no dice. The app rolls (Guts)d6 for a character — its current Guts, at "
+            "least one die, as Quickness is (Hand)d6 — and a line of extras' own dice; it rolls "
+            "once a round, and a total from real dice can still be typed in."
+        ),
     ),
     Ruling(
         "R27", "Dice and the Fate pot", ACTION,
@@ -256,6 +262,19 @@ RULINGS: tuple[Ruling, ...] = (
         "put it up your sleeve, or pass. A sleeved card or the red joker may be played out of "
         "turn; any other interrupt needs the opposed roll. The round ends when every card is "
         "played, sleeved or passed; the sleeve stays, the rest is discarded.",
+    ),
+    Ruling(
+        "R33", "Readings where the action deck is silent", ACTION,
+        "The red joker ranks before the black; it never comes up in the countdown — its "
+        "holder plays it at will — and its Fate-pot draw stays secret until it is played. "
+        "Players never see where others' unplayed cards fall in the order. An opposed "
+        "Quickness roll that ties fails. One Quickness move per combatant per round. An "
+        "interrupt is aimed at the action under way — the card that is up — and the screen "
+        "says whose action that is.",
+        reading=(
+            "A fight ended once the next round's Quickness was rolled ended in that round, "
+            "before its deal: the timeline and the session say so, and count the rounds dealt."
+        ),
     ),
     Ruling(
         "R32", "Resolving an action", ACTION,

@@ -100,6 +100,7 @@ class Line:
     needs_guts: bool
     has_red_joker: bool
     dice_spec: str = ""
+    guts_spec: str = ""  # R26: the dice the app rolls for a Guts check
     fate: list[str] = field(default_factory=list)
 
     @property
@@ -230,6 +231,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
             f"round {d.round}: {d.chip or 'nothing (the pot was empty)'}"
         )
     quickness = {c.cid: c.quickness for c in state.combatants}  # public: the dice, not a card
+    guts_dice = {c.cid: c.guts or c.quickness for c in state.combatants}
     lines = []
     for c in view.combatants:
         visible_hand = c.hand
@@ -258,6 +260,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
                 needs_guts=c.cid in needed and c.surprised,
                 has_red_joker=visible_hand is not None and RED_JOKER in visible_hand,
                 dice_spec=str(quickness[c.cid]),
+                guts_spec=str(guts_dice[c.cid]),
                 fate=fate_by.get(c.cid, []),
             )
         )
@@ -372,6 +375,16 @@ class SessionFight:
 
     fight: Fight
     lines: list[TimelineLine]
+
+    @property
+    def badge(self) -> str:
+        """Where the fight stands; one ended in a round's Quickness says so (R31)."""
+        if not self.fight.is_over:
+            return f"round {self.fight.round}"
+        for line in reversed(self.lines):
+            if line.text.startswith(engine.ENDS_BEFORE_A_DEAL):
+                return f"over in round {line.round}, before its deal"
+        return f"over after round {self.fight.round}"
 
 
 def session_fights(session: GameSession, membership: Membership) -> list[SessionFight]:

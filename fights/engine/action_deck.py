@@ -84,7 +84,7 @@ from cards.deck import (
     parse_card,
     system_rng,
 )
-from cards.dice import DiceSpec, Opposed, check_tn, dice_spec, roll
+from cards.dice import DiceSpec, Opposed, TNCheck, check_tn, dice_spec, roll
 from cards.errors import IllegalMove
 from cards.jsonlines import serve
 
@@ -114,6 +114,7 @@ __all__ = [
     "Phase",
     "Play",
     "Quickness",
+    "RollGuts",
     "RollQuickness",
     "Secret",
     "SetCap",
@@ -231,6 +232,7 @@ class Combatant:
     cap: int | None = DEFAULT_CAP  # None: the Dealer lifted the cap altogether (R23)
     surprised: bool = False  # failed the Cognition check and has not yet passed Guts (R26)
     size: int = 1  # how many extras share this line (1 for a character)
+    guts: DiceSpec | None = None  # R26 Guts dice when the app rolls them; None: its Quickness dice
     # This round
     total: int | None = None  # the Quickness total; None: not in yet
     bust: bool = False
@@ -379,6 +381,14 @@ class Guts:
 
 
 @dataclass(frozen=True)
+class RollGuts:
+    """Roll a surprised combatant's TN 5 Guts check with the app's roller (R26, R27): its Guts
+    dice, or its Quickness dice when it has none (a line of extras)."""
+
+    cid: str
+
+
+@dataclass(frozen=True)
 class SetCap:
     """R23: the Dealer lifts (or restores) a combatant's card cap; ``None`` lifts it entirely."""
 
@@ -461,7 +471,7 @@ class EndFight:
 
 
 Move = (
-    Quickness | RollQuickness | Guts | SetCap | DealRound | Act | Sleeve | Pass | Abandon
+    Quickness | RollQuickness | Guts | RollGuts | SetCap | DealRound | Act | Sleeve | Pass | Abandon
     | Join | Leave | EndRound | EndFight
 )  # fmt: skip
 
@@ -666,23 +676,52 @@ def _roll_quickness(state: FightState, move: RollQuickness, rng: random.Random |
     return _record_quickness(state, c, result.total, result.bust, result.faces, str(result))
 
 
+def _may_roll_guts(state: FightState, c: Combatant) -> None:
+    if not c.surprised:
+        raise IllegalMove(f"{c.does('is', 'are')} not surprised: no Guts check needed.")
+    if state.round == 1:
+        raise IllegalMove(
+            f"{c.does('is', 'are')} surprised: no cards in the first round; Guts is rolled from "
+            "round 2."
+        )
+
+
 def _guts(state: FightState, move: Guts, rng: random.Random | None) -> Outcome:
     _need(state, Phase.QUICKNESS)
     c = state.active(move.cid)
-    if not c.surprised:
-        raise IllegalMove(f"{c.name} is not surprised: no Guts check needed.")
-    if state.round == 1:
-        raise IllegalMove(
-            f"{c.name} is surprised: no cards in the first round; Guts is rolled from round 2."
-        )
+    _may_roll_guts(state, c)
     total = _whole(move.total, "A Guts total")
-    check = check_tn(total, 5, bust=bool(move.bust))
-    if check.success:
+    return _record_guts(state, c, check_tn(total, 5, bust=bool(move.bust)), "")
+
+
+def _roll_guts(state: FightState, move: RollGuts, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.QUICKNESS)
+    if rng is None:
+        raise IllegalMove("Rolling needs dice.")
+    c = state.active(move.cid)
+    _may_roll_guts(state, c)  # refuse before rolling, not after
+    if c.guts_failed:  # the app rolls once a round; a typed total may still correct it
+        raise IllegalMove(f"{c.name} failed the Guts check: no cards this round (R26).")
+    result = roll(c.guts or c.quickness, rng)
+    return _record_guts(state, c, check_tn(result.total, 5, bust=result.bust), str(result))
+
+
+def _record_guts(state: FightState, c: Combatant, check: TNCheck, rolled: str) -> Outcome:
+    """R26: a pass deals cards from this round on; a failure, none this round. ``rolled`` is the
+    app's roll as shown ("2d6: 4, 3"), or "" for a total typed in from real dice."""
+    passed = check.success
+    if rolled:
+        rolls = c.does("rolls", "roll")
+        verdict = ("passes", "pass") if passed else ("fails", "fail")
+        head = f"{rolls} {rolled} for Guts and {verdict[1] if c.plural else verdict[0]}"
+    else:
+        head = c.does("passes", "pass") if passed else c.does("fails", "fail")
+        head += " Guts"
+    if passed:
         state = state.with_combatant(replace(c, surprised=False, guts_failed=False))
-        passes = c.does("passes", "pass")
-        return Outcome(state, (f"{passes} Guts ({check}): cards from this round on.",))
+        return Outcome(state, (f"{head} ({check}): cards from this round on.",))
     state = state.with_combatant(replace(c, guts_failed=True))
-    return Outcome(state, (f"{c.does('fails', 'fail')} Guts ({check}): no cards this round.",))
+    return Outcome(state, (f"{head} ({check}): no cards this round.",))
 
 
 def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outcome:
@@ -1089,6 +1128,7 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is already over.")
     rounds = rounds_fought(state)
+    line = _fight_ends_line(state, rounds)
     cards: list[Card] = [p.card for p in state.table]
     fresh = []
     for c in state.combatants:
@@ -1105,7 +1145,7 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
         under_way=False,
         fate_draws=draws,
     )
-    return Outcome(state, (_fight_ends_line(rounds),))
+    return Outcome(state, (line,))
 
 
 def rounds_fought(state: FightState) -> int:
@@ -1117,15 +1157,25 @@ def rounds_fought(state: FightState) -> int:
     return state.round
 
 
-def _fight_ends_line(rounds: int) -> str:
+ENDS_BEFORE_A_DEAL = "The fight ends in round"
+
+
+def _fight_ends_line(state: FightState, rounds: int) -> str:
+    """R31: the rounds dealt; a fight ended once the next round's Quickness was rolled says it
+    ended in that round (the table rolled for it), before its deal."""
     if rounds == 0:
         return "The fight ends before a card is dealt."
-    return f"The fight ends after {rounds} round{'' if rounds == 1 else 's'}."
+    dealt = f"{rounds} round{'' if rounds == 1 else 's'}"
+    rolled = any(c.total is not None or c.guts_failed for c in state.combatants)
+    if state.phase == Phase.QUICKNESS and rolled:
+        return f"{ENDS_BEFORE_A_DEAL} {state.round}'s Quickness, before its deal ({dealt} dealt)."
+    return f"The fight ends after {dealt}."
 
 
 _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]] = {
     Quickness: _quickness,
     RollQuickness: _roll_quickness,
+    RollGuts: _roll_guts,
     Guts: _guts,
     SetCap: _set_cap,
     DealRound: _deal_round,

@@ -490,6 +490,28 @@ def test_r26_a_guts_bust_fails() -> None:
     assert out.state.combatant(KATE).guts_failed
 
 
+def test_r26_r27_the_app_rolls_a_guts_check_with_the_guts_dice() -> None:
+    """Guts can be rolled by the app, as Quickness is: the combatant's Guts dice (a line of
+    extras without them: its Quickness dice), TN 5, aces and busts as R27 rolls them."""
+    import random
+
+    from cards.dice import DiceSpec, check_tn, roll
+    from fights.engine.action_deck import RollGuts
+
+    state = fight(jim(), kate(surprised=True, guts=DiceSpec(3, 6)))
+    refused(state, RollGuts(KATE), "Guts is rolled from round 2")
+    state = step(totals(state, {JIM: 5}), DealRound()).state
+    state = step(state, EndRound()).state
+    refused(state, RollGuts(JIM), "not surprised")
+    out = apply(state, RollGuts(KATE), random.Random(4))
+    expected = roll(DiceSpec(3, 6), random.Random(4))
+    passed = check_tn(expected.total, 5, bust=expected.bust).success
+    assert out.events[0].startswith(f"Kate rolls {expected} for Guts and ")
+    assert out.state.combatant(KATE).surprised is not passed
+    assert out.state.combatant(KATE).guts_failed is not passed
+    refused(out.state, RollGuts(KATE), "not surprised" if passed else "failed the Guts check")
+
+
 # --- Starting and ending -------------------------------------------------------------------------
 
 
@@ -697,7 +719,7 @@ def test_it_says_no_round_was_dealt_when_the_fight_ends_before_the_first_deal() 
 
 
 def test_a_line_of_several_extras_is_spoken_of_in_the_plural() -> None:
-    """"2 Deputies' card is up", "2 Deputies roll", never "2 Deputies's" or "joins"."""
+    """Plural: "2 Deputies' card is up", "2 Deputies roll", never "Deputies's" or "joins"."""
     deputies = gang(cid="dep", name="2 Deputies", size=2)
     state = fight(jim(), deputies)
     assert deputies.whose == "2 Deputies'"

@@ -361,3 +361,28 @@ def test_r33_an_interrupt_hits_the_card_up_and_the_phone_names_it(
     last = table.state().table[-1]
     assert (last.card.text, last.interrupted) == ("A♠", cids["gang"])
     assert "Abe Slade interrupts 3 Pinkertons" in text_of(table.page(player_b))
+
+
+def test_r26_r27_a_surprised_player_rolls_guts_with_the_app(
+    client: Any, campaign: Any, dealer: User, player_a: User, session: Any, pc_a: Any,
+    npc: Any,
+) -> None:  # fmt: skip
+    """Guts could only be typed while Quickness could be rolled: now the phone offers "Roll
+    Guts (3d6, TN 5)" — Abe's Guts 3 — and the app rolls it once a round."""
+    from tests.characters.conftest import text_of
+
+    fight = fight_create(
+        campaign=campaign, actor=dealer, session=session, title="Ambush at the ford",
+        characters=[pc_a, npc], surprised=[cid_of(pc_a)], rng=random.Random(3),
+    )  # fmt: skip
+    table = FightTable(client, fight)
+    table.ok(dealer, "quickness", cid=cid_of(npc), total=5)
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-round")
+    assert "Roll Guts (3d6, TN 5)" in text_of(table.page(player_a))
+    table.ok(player_a, "roll-guts", cid=cid_of(pc_a))
+    line = table.fight.events.order_by("-seq").first()
+    assert line is not None
+    assert line.text.startswith("Abe Slade rolls 3d6")
+    assert "for Guts and" in line.text
+    table.refused(player_a, "roll-guts", "not Mayor Crane's cards", cid=cid_of(npc))
