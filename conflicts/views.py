@@ -226,6 +226,8 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     index = int(step) - 1 if step.isdigit() else len(snapshots) - 1
     context = replay_view(read, snapshots, membership, index)
     context["links"] = conflict_links(membership.campaign.slug, conflict_id)
+    # Live until dealt again, as the conflict's own page (selectors.view: "live").
+    context["live"] = not read.continued_by
     return render(request, "conflicts/replay.html", context)
 
 

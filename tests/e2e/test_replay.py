@@ -110,3 +110,40 @@ def test_it_steps_through_a_replay_on_a_phone_and_a_laptop_R10(
         expect(page.locator(".replay__where")).to_contain_text("Step 2 of")
         assert page.url.endswith("?step=2")
         context.close()
+
+
+def test_the_replay_takes_the_narration_written_after_the_end_live(
+    app_url: str,
+    finished: Conflict,
+    dealer: User,
+    player_a: User,
+    login_cookie: Callable[[User], dict[str, str]],
+    chromium: Browser,
+) -> None:
+    """Issue 27: the replay page was not live. A finished hand still takes its narration until
+    it is dealt again; the replay open on a phone shows it at the last step, without a reload
+    (the Dealer writes it down on a laptop)."""
+    context = chromium.new_context(viewport=PHONE_390, device_scale_factor=1)
+    context.add_cookies([login_cookie(player_a)])  # type: ignore[list-item]
+    laptop = chromium.new_context(viewport=DESKTOP, device_scale_factor=1)
+    laptop.add_cookies([login_cookie(dealer)])  # type: ignore[list-item]
+    try:
+        page = context.new_page()
+        page.goto(app_url + finished.get_absolute_url() + "replay/")
+        expect(page.locator(".replay__where")).to_contain_text("Step ")
+        page.wait_for_function(
+            "() => document.querySelector('[sse-connect]')"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource.readyState === 1",
+            timeout=20_000,
+        )
+        console = laptop.new_page()
+        console.goto(app_url + finished.get_absolute_url())
+        console.fill("#narrate-text", "The mill burned till dawn.")
+        console.get_by_role("button", name="Put it on the timeline").click()
+        expect(page.locator(".replay__label")).to_contain_text(
+            "The mill burned till dawn.", timeout=20_000
+        )
+    finally:
+        context.close()
+        laptop.close()
