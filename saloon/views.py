@@ -179,7 +179,7 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
         move, version, key, basis = parse_move(action, request.POST)
         saloon = saloon_move(
             saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
-            move=move, version=version, key=key, basis=basis,
+            move=move, version=version, key=key, basis=basis, as_host=action == "lower-host",
         )  # fmt: skip
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None
