@@ -23,11 +23,12 @@ class Ruling:
         return self.id
 
 
-CARDS, CONFLICT, SESSIONS, ACTION, CHARACTERS = (
+CARDS, CONFLICT, SESSIONS, ACTION, SALOON, CHARACTERS = (
     "Cards and hands",
     "The conflict",
     "Sessions",
     "The action deck (combat rounds)",
+    "Death Enters the Saloon",
     "Characters",
 )
 
@@ -283,6 +284,16 @@ RULINGS: tuple[Ruling, ...] = (
         "conflict. House rule (off by default): a player character's Fate-pot draw adds a "
         "chip to its ledger.",
         house_rule=True,
+    ),
+    Ruling(
+        "R34", "The saloon's readings", SALOON,
+        "Where Death Enters the Saloon is silent, the readings S1–S6 below stand, with these "
+        "corrections to the seed's letter: the brought-up player's extra question (up to "
+        "three) is lost only by asking a follow-up, never by passing one; a character is "
+        "brought up by the initial question, by its answer, or by a table-3 cue with or "
+        "without “***”; a struck initial question may be asked again. The host may lower the "
+        "Unwanted card too (the timeline says so), so an absent raiser cannot pause the table "
+        "for good.",
     ),
     Ruling(
         "R28", "Creating a player character", CHARACTERS,

@@ -234,7 +234,11 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
 @require_GET
 def rulings(request: HtmxHttpRequest) -> HttpResponse:
     """How the app reads each unclear rule (public: no login needed)."""
-    return render(request, "rulings.html", {"groups": rulings_text.grouped()})
+    # The saloon's S-readings sit beside R34 (saloon/engine/state.py says them to the table too).
+    from saloon.engine.state import READINGS as saloon_readings
+
+    context = {"groups": rulings_text.grouped(), "saloon_readings": saloon_readings}
+    return render(request, "rulings.html", context)
 
 
 # --- Helpers -----------------------------------------------------------------------------------

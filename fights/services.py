@@ -140,7 +140,7 @@ def fight_create(
                     quickness=character.quickness,
                     cap=cap,
                     surprised=cid in surprised,
-                    guts=guts_dice(character),
+                    guts=character.guts_dice,
                 )
             )
             seats.append(
@@ -326,12 +326,6 @@ def _check_may(move: Move, seats: Mapping[str, FightSeat], membership: Membershi
         raise FightError(f"You can only play your own character's cards, not {whose}.")
 
 
-def guts_dice(character: Character) -> DiceSpec:
-    """R26/R27 as the app reads them: a character's Guts check rolls (Guts)d6, the current
-    Guts, at least one die (as R27's Quickness is (Hand)d6). Extras roll their own dice."""
-    return DiceSpec(max(1, character.guts_current), 6)
-
-
 def _tn_roll(
     state: engine.FightState, move: TNRoll, seats: Mapping[str, FightSeat], rng: random.Random
 ) -> engine.Outcome:
@@ -371,7 +365,7 @@ def _join(
         kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
         combatant = engine.Combatant(
             cid, character.name, kind, quickness=character.quickness, cap=cap,
-            surprised=spec.surprised, guts=guts_dice(character),
+            surprised=spec.surprised, guts=character.guts_dice,
         )  # fmt: skip
         if cid not in seats:
             seat = FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)

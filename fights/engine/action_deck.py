@@ -264,9 +264,9 @@ class Combatant:
         return possessive(self.name, self.plural)
 
 
-def possessive(name: str, plural: bool = False) -> str:
+def possessive(name: str, plural: bool = False, mark: str = "'") -> str:
     """The possessive: "Jim's"; a plural name ending in s takes the apostrophe alone."""
-    return f"{name}'" if plural and name.endswith("s") else f"{name}'s"
+    return f"{name}{mark}" if plural and name.endswith("s") else f"{name}{mark}s"
 
 
 @dataclass(frozen=True)
