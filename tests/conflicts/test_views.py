@@ -773,7 +773,7 @@ def test_it_shows_every_ruling_to_anyone_with_anchors(client: Client) -> None:
     sections = re.findall(r'<h2 class="panel__title" id="g-\d">(.*?)</h2>', html)
     assert sections == [
         "Cards and hands", "The conflict", "Sessions", "The action deck (combat rounds)",
-        "Characters",
+        "Death Enters the Saloon", "Characters",
     ]  # fmt: skip
     r11 = html[html.index('id="R11"') : html.index('id="R12"')]
     assert "The Deal" in r11
