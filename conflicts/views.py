@@ -226,13 +226,19 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     index = int(step) - 1 if step.isdigit() else len(snapshots) - 1
     context = replay_view(read, snapshots, membership, index)
     context["links"] = conflict_links(membership.campaign.slug, conflict_id)
+    # Live until dealt again, as the conflict's own page (selectors.view: "live").
+    context["live"] = not read.continued_by
     return render(request, "conflicts/replay.html", context)
 
 
 @require_GET
 def rulings(request: HtmxHttpRequest) -> HttpResponse:
     """How the app reads each unclear rule (public: no login needed)."""
-    return render(request, "rulings.html", {"groups": rulings_text.grouped()})
+    # The saloon's S-readings sit beside R34 (saloon/engine/state.py says them to the table too).
+    from saloon.engine.state import READINGS as saloon_readings
+
+    context = {"groups": rulings_text.grouped(), "saloon_readings": saloon_readings}
+    return render(request, "rulings.html", context)
 
 
 # --- Helpers -----------------------------------------------------------------------------------

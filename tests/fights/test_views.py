@@ -264,8 +264,11 @@ def test_the_session_page_keeps_the_fights_timeline(
 
 def test_the_rulings_page_shows_the_action_deck_rulings(client: Client) -> None:
     page = client.get("/rulings/").content.decode()
-    for ruling in ("R23", "R24", "R25", "R26", "R27", "R30", "R31", "R32"):
+    for ruling in ("R23", "R24", "R25", "R26", "R27", "R30", "R31", "R32", "R33"):
         assert f'id="{ruling}"' in page, ruling
+    # The readings where seed 004 is silent: the interrupt's target, the Guts dice (issue 27).
+    assert "the card that is up" in page
+    assert "(Guts)d6" in page
 
 
 def test_every_screen_of_a_fight_in_play_opens_its_live_stream(
