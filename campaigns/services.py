@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -26,6 +26,7 @@ from campaigns.models import (
 from characters.models import Character
 
 INVITE_DAYS = 7
+SLUG_TRIES = 5
 
 
 class CampaignError(ValueError):
@@ -54,9 +55,19 @@ def campaign_create(
     if not name:
         raise CampaignError("Give the campaign a name.")
     with transaction.atomic():
-        campaign = Campaign.objects.create(
-            name=name, slug=_unique_slug(name), setting=setting, pitch=pitch, kind=kind
-        )
+        for attempt in range(SLUG_TRIES):
+            try:
+                # A savepoint: another campaign of the same name made at the same moment takes
+                # the slug between the look-up and the insert; the next look-up sees it.
+                with transaction.atomic():
+                    campaign = Campaign.objects.create(
+                        name=name, slug=_unique_slug(name), setting=setting, pitch=pitch,
+                        kind=kind,
+                    )  # fmt: skip
+                break
+            except IntegrityError:
+                if attempt == SLUG_TRIES - 1:
+                    raise CampaignError("Too many tables are opening at once: try again.") from None
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
     return campaign
 
@@ -162,12 +173,10 @@ def session_plan(
 ) -> GameSession:
     """Add the next numbered session."""
     with transaction.atomic():
-        last = (
-            GameSession.objects.select_for_update()
-            .filter(campaign=campaign)
-            .order_by("-number")
-            .first()
-        )
+        # The campaign's row, not its last session's: with no session yet there is no row to
+        # lock, and two plans at once would both take number 1.
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+        last = GameSession.objects.filter(campaign=campaign).order_by("-number").first()
         number = (last.number + 1) if last else 1
         return GameSession.objects.create(campaign=campaign, number=number, date=date, notes=notes)
 
@@ -221,7 +230,12 @@ def wanted_link_save(
         link = WantedLink(campaign=campaign)
     link.npc, link.pc = npc, pc
     link.devil_touched, link.notes = devil_touched.strip(), notes.strip()
-    link.save()
+    try:
+        with transaction.atomic():  # the same link saved at the same moment by another request
+            link.save()
+    except IntegrityError:
+        linked = f"{npc.name} and {pc.name} are already linked: edit that link."
+        raise CampaignError(linked) from None
     return link
 
 
