@@ -33,8 +33,13 @@ class CampaignError(ValueError):
     """The action is refused; the message says why in plain words."""
 
 
-def _unique_slug(name: str) -> str:
+def _unique_slug(name: str, *, raced: bool = False) -> str:
+    """The name's slug, numbered on ("deadwood-2") when it is taken. ``raced``: another table of
+    the same name took the slug between the look-up and the insert; a random tail then, so
+    twenty tables of one name opened at once do not race for each next number in turn."""
     base = slugify(name)[:120] or "campaign"
+    if raced:
+        base = f"{base}-{secrets.token_hex(3)}"
     slug, n = base, 2
     while Campaign.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"
@@ -61,8 +66,8 @@ def campaign_create(
                 # the slug between the look-up and the insert; the next look-up sees it.
                 with transaction.atomic():
                     campaign = Campaign.objects.create(
-                        name=name, slug=_unique_slug(name), setting=setting, pitch=pitch,
-                        kind=kind,
+                        name=name, slug=_unique_slug(name, raced=attempt > 0), setting=setting,
+                        pitch=pitch, kind=kind,
                     )  # fmt: skip
                 break
             except IntegrityError:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from campaigns.once import MadeAndGone, made_once
+from campaigns.services import CampaignError
 from dustdevils.idempotency import FreshKey
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
@@ -57,7 +58,7 @@ def oneoff_new(request: HtmxHttpRequest) -> HttpResponse:
             user=user, key=form.cleaned_data["key"],
             make=lambda: oneoff_create(host=user, name=form.cleaned_data["name"]),
         )  # fmt: skip
-    except MadeAndGone as error:
+    except CampaignError as error:  # its key's table is gone, or too many opened at once
         messages.error(request, str(error))
         return redirect("home")
     messages.success(request, f"{table.name} is open. Invite the others with links.")
