@@ -38,6 +38,7 @@ class CampaignForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    key = key_field()  # twenty identical posts make one link, shown to each of them
     label = forms.CharField(
         max_length=80,
         required=False,
@@ -52,6 +53,11 @@ class NoteForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Note
         fields = ("title", "body")
         widgets: ClassVar[dict[str, forms.Widget]] = {"body": forms.Textarea(attrs={"rows": 4})}
+
+
+class NoteMoveForm(forms.Form):
+    direction = forms.ChoiceField(choices=[("up", "Up"), ("down", "Down")])
+    key = key_field()  # a double click moves the note one place
 
 
 class WantedLinkForm(forms.Form):

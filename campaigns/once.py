@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 
 from campaigns.models import Campaign, FormKey
-from campaigns.services import CampaignError
+from campaigns.services import CampaignError, invite_create, invite_token
 
 M = TypeVar("M", bound=models.Model)
 
@@ -50,3 +50,16 @@ def made_once(*, user: User, key: str, make: Callable[[], M]) -> M:
             made_id=made.pk,
         )  # fmt: skip
         return made
+
+
+def invite_once(*, campaign: Campaign, actor: User, label: str, key: str) -> str:
+    """An invitation link's token, made once per form: the same form sent again finds the
+    invitation the first made and shows the same link (its token is ``invite_token``'s, worked
+    out again: only its hash is stored). Without a key, a new link each time."""
+    if not key:
+        return invite_create(campaign=campaign, actor=actor, label=label)[1]
+    made_once(
+        user=actor, key=key,
+        make=lambda: invite_create(campaign=campaign, actor=actor, label=label, key=key)[0],
+    )  # fmt: skip
+    return invite_token(actor=actor, key=key)

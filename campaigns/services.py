@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import datetime
 import secrets
 from datetime import timedelta
@@ -10,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.text import slugify
 
 from campaigns import streams as campaign_page
@@ -77,12 +79,21 @@ def campaign_create(
     return campaign
 
 
+def invite_token(*, actor: User, key: str) -> str:
+    """The token of the invitation made by ``actor``'s form ``key``: an HMAC under the server's
+    secret key, so the same form sent again can show its link again (``campaigns.once``) while
+    nobody without that secret can work a token out."""
+    digest = salted_hmac("campaigns.invite", f"{actor.pk}:{key}", algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 def invite_create(
-    *, campaign: Campaign, actor: User, label: str = "", days: int = INVITE_DAYS
+    *, campaign: Campaign, actor: User, label: str = "", days: int = INVITE_DAYS, key: str = ""
 ) -> tuple[Invite, str]:
     """A single-use invitation link. Returns the invite and the raw token, which is shown once
-    and never stored (only its hash is)."""
-    token = secrets.token_urlsafe(24)
+    and never stored (only its hash is). With a form's ``key`` the token is ``invite_token``'s,
+    else random."""
+    token = invite_token(actor=actor, key=key) if key else secrets.token_urlsafe(24)
     invite = Invite.objects.create(
         campaign=campaign,
         token_hash=hash_token(token),

@@ -22,7 +22,7 @@ from campaigns.access import membership_for
 from campaigns.models import Membership
 from campaigns.once import MadeAndGone, made_once
 from campaigns.services import CampaignError
-from dustdevils.idempotency import FreshKey
+from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
 from saloon.engine import tables
@@ -73,7 +73,7 @@ def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     (only its hash is stored), as a campaign's invitations are."""
     membership = membership_for(request.user, slug)
     try:
-        token = oneoff_invite(membership=membership)
+        token = oneoff_invite(membership=membership, key=key_of(request.POST))
     except SaloonError as error:
         raise PermissionDenied(str(error)) from None
     link = request.build_absolute_uri(reverse("campaigns:join", args=[token]))

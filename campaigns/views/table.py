@@ -20,6 +20,7 @@ from campaigns.forms import (
     CampaignForm,
     DevilRatingForm,
     NoteForm,
+    NoteMoveForm,
     SessionEndForm,
     SessionPlanForm,
     WantedLinkForm,
@@ -140,8 +141,14 @@ def note_delete(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse
 def note_move(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "reorder prep notes")
     note = get_object_or_404(Note, pk=note_id, campaign=membership.campaign)
+    form = NoteMoveForm(request.POST)
     try:
-        services.note_move(note=note, direction=request.POST.get("direction", ""))
+        if not form.is_valid():
+            raise CampaignError("A note moves up or down.")
+        made_once(  # once per form: a double click moves the note one place, not two
+            user=request.user, key=form.cleaned_data["key"],
+            make=lambda: services.note_move(note=note, direction=form.cleaned_data["direction"]),
+        )  # fmt: skip
     except CampaignError as error:
         messages.error(request, str(error))
     return _section(request, membership, "notes", done=True)
