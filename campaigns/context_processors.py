@@ -1,35 +1,29 @@
-"""What every page's header needs: the conflicts the viewer is seated in right now, so the
-running table is one tap away from anywhere (issue 18). Lazy: read only when a template shows
-it (base.html's header does, once per page; fragments and streams never do)."""
+"""What every page's header needs: the "In play now" ribbon (``campaigns.running``), so every
+running table the viewer is part of — a conflict, a fight, a saloon game — is one tap away from
+anywhere (issues 18, 26). Lazy: read only when a template shows it (base.html's header does,
+once per page; fragments and streams never do)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import HttpRequest
-from django.utils.functional import SimpleLazyObject
 
-from campaigns.selectors import running_conflicts
+from campaigns import running
 
 
 def running_tables(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {"running_tables": []}
+        return {"running_banner": None}
     match = getattr(request, "resolver_match", None)
     kwargs = match.kwargs if match is not None else {}
-    here = kwargs.get("conflict_id")
-    # The campaign page shows its own running conflicts in the page, big.
-    shown = (
-        kwargs.get("slug") if match is not None and match.view_name == "campaigns:detail" else None
-    )
-
-    def read() -> list[Any]:
-        # Not what this page already is, or already shows.
-        return [
-            r
-            for r in running_conflicts(user)
-            if r.conflict_id != here and (shown is None or r.campaign_slug != shown)
-        ]
-
-    return {"running_tables": SimpleLazyObject(read)}
+    # The campaign page shows its own running tables in the page, big.
+    on_campaign_page = match is not None and match.view_name == "campaigns:detail"
+    return {
+        "running_banner": running.banner(
+            user,
+            here=running.here_of(kwargs),
+            shown=kwargs.get("slug", "") if on_campaign_page else "",
+        )
+    }

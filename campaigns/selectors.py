@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Q
-from django.urls import NoReverseMatch, reverse
+from django.db.models import Count
+from django.urls import NoReverseMatch
 
 from campaigns.models import (
     Campaign,
@@ -19,8 +19,8 @@ from campaigns.models import (
     Note,
     WantedLink,
 )
+from campaigns.running import running_for
 from characters.models import Character
-from conflicts.models import Conflict
 
 
 def display_name(user: User | None) -> str:
@@ -35,76 +35,6 @@ def sheet_url(character: Character) -> str | None:
         return character.get_absolute_url()
     except NoReverseMatch:
         return None
-
-
-# --- The running conflicts: one tap away for everyone seated in them ----------------------------
-
-# The engine's phases (conflicts.engine.conflict.Phase), as the link names them.
-PHASE_LABELS = {
-    "sizing": "sizing the Deal",
-    "draw": "the Draw",
-    "laying": "the Call",
-    "resolution": "the result",
-}
-OVER = ("done", "folded")
-
-
-@dataclass(frozen=True)
-class RunningConflict:
-    conflict_id: int
-    title: str
-    phase: str
-    campaign_name: str
-    campaign_slug: str
-    url: str
-    dealer: bool  # the viewer runs it (the Dealer's console) rather than plays a hand in it
-
-    @property
-    def phase_label(self) -> str:
-        return PHASE_LABELS.get(self.phase, self.phase)
-
-
-def running_conflicts(
-    user: User | AnonymousUser, campaign: Campaign | None = None
-) -> list[RunningConflict]:
-    """The conflicts still being played (not done, not folded, not left abandoned) in which
-    ``user`` has a seat: a hand of their own character, or the Dealer's chair of the campaign.
-    Newest first; only campaigns they still sit at. One query."""
-    if not user.is_authenticated:
-        return []
-    seats = Membership.objects.filter(user_id=user.pk)
-    dealing = seats.filter(role=Membership.Role.DEALER).values("campaign_id")
-    rows = (
-        Conflict.objects.filter(campaign_id__in=seats.values("campaign"))
-        .exclude(phase__in=OVER)
-        # Not one the sweep marked abandoned, unless a move since has taken it up again.
-        .filter(Q(abandoned_at__isnull=True) | Q(abandoned_at__lt=F("last_move_at")))
-        .filter(Q(campaign_id__in=dealing) | Q(seats__character__player_id=user.pk))
-        .values("pk", "title", "phase", "campaign_id", "campaign__name", "campaign__slug")
-        .distinct()
-        .order_by("-created_at", "-pk")
-    )
-    if campaign is not None:
-        rows = rows.filter(campaign=campaign)
-    dealt = set(dealing.values_list("campaign_id", flat=True))
-    return [
-        RunningConflict(
-            conflict_id=row["pk"],
-            title=row["title"],
-            phase=row["phase"],
-            campaign_name=row["campaign__name"],
-            campaign_slug=row["campaign__slug"],
-            url=reverse(
-                "conflicts:detail",
-                kwargs={"slug": row["campaign__slug"], "conflict_id": row["pk"]},
-            ),
-            dealer=row["campaign_id"] in dealt,
-        )
-        for row in rows[:MAX_RUNNING]
-    ]
-
-
-MAX_RUNNING = 4
 
 
 # --- Home ---------------------------------------------------------------------------------------
@@ -222,7 +152,7 @@ def campaign_page(membership: Membership) -> dict[str, object]:
             for row in pcs
         ),
         "sessions": sessions_of(campaign),
-        "running": running_conflicts(membership.user, campaign),
+        "running": running_for(membership.user, campaign),
     }
     if membership.is_dealer:
         context |= {

@@ -7,14 +7,18 @@ not see. Scoped to the campaign's members: 403 ``Log in first.`` for anonymous v
 for anyone else. Same transport as the other streams (``dustdevils.live.sse``).
 
 What announces: ``announce(campaign_id)`` on commit, called by the services that make those
-changes, and a conflict's creation or end (``conflict_saved``, a ``post_save`` receiver, so
-the conflict services need not know about the campaign page).
+changes, and a table's set-up or end in any game (``campaigns.running.table_saved``, a
+``post_save`` receiver, so the games' services need not know about the campaign page).
+
+The "In play now" banner of every page has its own stream, per person (``running_stream``):
+``event: changed`` whenever a table of one of their campaigns is set up or ends
+(``announce_running``); the banner then fetches itself again (``campaigns:running``). Only a
+version travels, and only to the person it is for: the stream is their own.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +27,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
+from campaigns.models import Membership
 from dustdevils.live import broadcast as live
 from dustdevils.live.sse import (
     PING,
@@ -35,8 +40,6 @@ from dustdevils.live.sse import (
     sse,
 )
 
-OVER = ("done", "folded")  # conflicts.engine.conflict.Phase: the Deal has ended
-
 
 def table_of(campaign_id: int) -> str:
     return f"campaign-{campaign_id}"
@@ -47,13 +50,18 @@ def announce(campaign_id: int) -> None:
     live.publish_on_commit(table_of(campaign_id))
 
 
-def conflict_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    """A conflict set up (its Deal starts: the running-conflict link appears) or ended (it
-    goes, and the characters' standing changed)."""
-    fields = kwargs.get("update_fields")
-    ended = instance.phase in OVER and (fields is None or "phase" in fields)
-    if created or ended:
-        announce(instance.campaign_id)
+def running_of(user_id: int) -> str:
+    """The channel of one person's "In play now" banner, on every page they have open."""
+    return f"running-{user_id}"
+
+
+def announce_running(campaign_id: int) -> None:
+    """On commit: the banner of every member of the campaign should look again (a table was
+    set up or ended there; each banner reads what its own viewer is part of)."""
+    for user_id in Membership.objects.filter(campaign_id=campaign_id).values_list(
+        "user_id", flat=True
+    ):
+        live.publish_on_commit(running_of(user_id))
 
 
 def _check_sync(user: AbstractBaseUser, slug: str) -> int:
@@ -78,10 +86,23 @@ async def campaign_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
     return EventStream(_events(subscription, _last_seen(request)), subscription)
 
 
+@require_GET
+async def running_stream(request: HttpRequest) -> HttpResponseBase:
+    """The viewer's own banner stream: 403 ``Log in first.`` for anonymous visitors; nobody
+    can listen to another's."""
+    user = await request.auser()
+    if not user.is_authenticated:
+        return log_in_first()
+    subscription = live.Updates(running_of(user.pk))
+    return EventStream(_events(subscription, _last_seen(request)), subscription)
+
+
 def _last_seen(request: HttpRequest) -> int | None:
-    """The browser's Last-Event-ID on a reconnect: the version its page last heard of."""
+    """The browser's Last-Event-ID on a reconnect: the version its page last heard of; on the
+    first connect, the banner's ``?since=`` (when its page was rendered), so a table set up
+    between the page and its stream is not missed."""
     try:
-        return int(request.headers.get("Last-Event-ID", ""))
+        return int(request.headers.get("Last-Event-ID") or request.GET.get("since", ""))
     except ValueError:
         return None
 

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from campaigns.streams import campaign_stream
+from campaigns.streams import campaign_stream, running_stream
 from campaigns.views import game_sessions, seats, table
+from campaigns.views.running import running_banner
 
 app_name = "campaigns"
 
 urlpatterns: list[URLPattern] = [
     path("campaigns/new/", table.campaign_create, name="create"),
     path("join/<str:token>/", seats.join, name="join"),
+    # The "In play now" ribbon of every page, and its live stream (a nudge per person).
+    path("running/", running_banner, name="running"),
+    path("running/stream/", running_stream, name="running_stream"),
     path("c/<slug:slug>/", table.detail, name="detail"),
     path("c/<slug:slug>/stream/", campaign_stream, name="stream"),
     # Dealer prep

@@ -8,3 +8,11 @@ class ConflictsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "conflicts"
+
+    def ready(self) -> None:
+        from campaigns.running import register
+        from conflicts.models import Conflict
+        from conflicts.running import running
+
+        # Its tables in every page's "In play now" banner, their set-up and end announced.
+        register("conflict", running=running, model=Conflict)

@@ -146,6 +146,17 @@ RULINGS: tuple[Ruling, ...] = (
         "and the Dealer approves it (or changes it), as with the Deal's attributes. The Dealer "
         "calls once every hand has drawn or stood; calling earlier is an explicit \u201ccall "
         "now\u201d, and the hands that had not drawn stand pat, said in the timeline.",
+        reading=(
+            "The odds meter and the discard advisor beside your hand are a help, not a rule. "
+            "They give the chance that your lay is the best at the table (the winner, R14), "
+            "so they reckon with every other hand still in play, your own side's too, and say "
+            "which. Each of those hands counts as it is now: its size now, no draw foreseen "
+            "(a hand that has yet to draw may still change), its best five laid. Its cards "
+            "you cannot see are dealt at random, thousands of times over, from the cards you "
+            "cannot see: never your own hand, your discards or any card you can see, and "
+            "never a card you may not see (R10). The advisor weighs every discard your limit "
+            "allows against those same hands."
+        ),
     ),
     Ruling(
         "R14", "Sides", CONFLICT,
@@ -276,6 +287,14 @@ RULINGS: tuple[Ruling, ...] = (
         "conflict. House rule (off by default): a player character's Fate-pot draw adds a "
         "chip to its ledger.",
         house_rule=True,
+        reading=(
+            "The rules do not say what becomes of a conflict that turns into a gunfight. The "
+            "app's reading: the fight settles it, so it is never left open. Before the Deal "
+            "the conflict is called off, as a cancel: nothing was dealt, nobody wins or "
+            "loses, and chips spent in it go back. Once the cards are out it ends by the rules "
+            "first (the Dealer finishes it, or folds it, R15), then the fight starts; one "
+            "already over stays as it ended."
+        ),
     ),
     Ruling(
         "R28", "Creating a player character", CHARACTERS,

@@ -8,3 +8,11 @@ class FightsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "fights"
+
+    def ready(self) -> None:
+        from campaigns.running import register
+        from fights.models import Fight
+        from fights.running import running
+
+        # Its tables in every page's "In play now" banner, their set-up and end announced.
+        register("fight", running=running, model=Fight)

@@ -13,11 +13,16 @@ from django.db.models import Q
 from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
+from fights.engine.action_deck import Phase
 
 
 class Fight(models.Model):
     """One fight, from the first Quickness roll to its end. ``state`` is
     ``fight_serial.state_to_data`` of the engine's ``FightState``."""
+
+    # The phases in which the fight has ended: THE definition of "over" (the "In play now"
+    # banner, ``is_over``), like ``Conflict.OVER``.
+    OVER = (Phase.OVER.value,)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="fights"
@@ -61,7 +66,7 @@ class Fight(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase in self.OVER
 
 
 class FightSeat(models.Model):

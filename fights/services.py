@@ -26,6 +26,7 @@ from characters.models import Character
 from conflicts.models import Conflict
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
+from fights.gunfight import settle_the_conflict
 from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
 from tables.errors import Refused
 from tables.moves import (
@@ -188,18 +189,10 @@ def fight_create(
         opening_lines(FIGHTS, fight, [{"round": 1, "actor": actor, "text": t} for t in lines])
         GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
         if from_conflict is not None:
-            _tell_the_conflict(
+            settle_the_conflict(
                 from_conflict.pk, actor, f"This turns into a gunfight: “{fight.title}”."
             )
     return fight
-
-
-def _tell_the_conflict(conflict_id: int, actor: User, text: str) -> None:
-    """A line on the conflict's timeline, its version moved on and announced on commit, so every
-    open screen of the conflict shows it live, with the link to the fight (R32's mirror)."""
-    from conflicts.services.moves import CONFLICTS
-
-    table_note(CONFLICTS, table_id=conflict_id, lines=[{"actor": actor, "text": text}])
 
 
 # --- Moves ---------------------------------------------------------------------------------------

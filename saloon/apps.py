@@ -10,3 +10,11 @@ class SaloonConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "saloon"
     verbose_name = "Death Enters the Saloon"
+
+    def ready(self) -> None:
+        from campaigns.running import register
+        from saloon.models import Saloon
+        from saloon.running import running
+
+        # Its tables in every page's "In play now" banner, their set-up and end announced.
+        register("saloon", running=running, model=Saloon)

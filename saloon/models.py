@@ -9,11 +9,16 @@ from django.db.models import Q
 from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
+from saloon.engine.state import Phase
 
 
 class Saloon(models.Model):
     """One game. ``state`` is the engine's state (saloon.engine.serial); every move locks this
     row, checks ``version`` and bumps it."""
+
+    # The phases in which the game has ended: THE definition of "over" (the "In play now"
+    # banner, ``is_over``), like ``Conflict.OVER``.
+    OVER = (Phase.OVER.value,)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="saloons"
@@ -39,7 +44,7 @@ class Saloon(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase in self.OVER
 
     @property
     def channel(self) -> str:

@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from django.db import models, transaction
 from django.db.models import Max
+from django.db.transaction import TransactionManagementError
 
 from cards.errors import IllegalMove
 from dustdevils.idempotency import first_submit
@@ -156,7 +157,10 @@ def table_move(
 
 def locked_read(table: Table[R], table_id: int, where: Mapping[str, Any]) -> R:
     """Lock the table's row (raises ``DoesNotExist`` outside ``where``), then read it. Inside
-    a transaction."""
+    a transaction, on every database (SQLite has no row locks to complain): a lock released at
+    once would protect nothing."""
+    if not transaction.get_connection().in_atomic_block:
+        raise TransactionManagementError("A locked read must be inside a transaction.")
     locked = (
         table.model._default_manager.select_for_update()
         .filter(pk=table_id, **where)

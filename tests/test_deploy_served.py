@@ -55,14 +55,17 @@ def _without_comments(text: str) -> str:
     return re.sub(r"(^|\s)#.*$", r"\1", text, flags=re.MULTILINE)
 
 
-def render(web_port: int, streams_port: int, listen_port: int) -> str:
+def render(web_port: int, streams_ports: list[int], listen_port: int) -> str:
     """deploy/nginx.conf with this test's addresses: the upstreams' host:port, the port it
     listens on, and the TLS proxy's address wherever the file names it (``set_real_ip_from``,
     and anywhere else it must agree with that)."""
     text = _without_comments((DEPLOY / "nginx.conf").read_text())
     for pattern, replacement in [
         (r"\bserver\s+web:8000\s*;", f"server {NGINX_SIDE}:{web_port};"),
-        (r"\bserver\s+streams:8000\s*;", f"server {NGINX_SIDE}:{streams_port};"),
+        (  # compose's replicas: one server line per stream process
+            r"\bserver\s+streams:8000\s*;",
+            " ".join(f"server {NGINX_SIDE}:{port};" for port in streams_ports),
+        ),
         (r"\blisten\s+80\s*;", f"listen {NGINX_SIDE}:{listen_port};"),
     ]:
         text, count = re.subn(pattern, replacement, text)
@@ -112,7 +115,7 @@ def compose_command(service: str, **flags: str) -> list[str]:
 class Site:
     url: str  # nginx
     slug: str  # doc's campaign
-    streams_log: Path  # uvicorn's output, its access log included
+    streams_logs: list[Path]  # each stream process's output, its access log included
     browsers: list[Browser] = field(default_factory=list)
 
     def browser(self, via: str, forwarded_for: str | None = None) -> Browser:
@@ -239,24 +242,27 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
     servers: list[Uvicorn] = []
     try:
-        web_port, streams_port, nginx_port = free_port(), free_port(), free_port()
+        web_port, nginx_port = free_port(), free_port()
+        streams_ports = [free_port(), free_port()]  # two replicas of compose's streams
         servers.append(Uvicorn(
             compose_command("web", bind=f"{NGINX_SIDE}:{web_port}", workers="1",
                             forwarded_allow_ips=NGINX_SIDE),
             production, tmp / "gunicorn.log", web_port,
         ))  # fmt: skip
-        servers.append(Uvicorn(
-            compose_command("streams", host=NGINX_SIDE, port=str(streams_port),
-                            forwarded_allow_ips=NGINX_SIDE),
-            production, tmp / "uvicorn.log", streams_port,
-        ))  # fmt: skip
-        (tmp / "dustdevils.conf").write_text(render(web_port, streams_port, nginx_port))
+        for n, port in enumerate(streams_ports):
+            servers.append(Uvicorn(
+                compose_command("streams", host=NGINX_SIDE, port=str(port),
+                                forwarded_allow_ips=NGINX_SIDE),
+                production, tmp / f"uvicorn{n}.log", port,
+            ))  # fmt: skip
+        (tmp / "dustdevils.conf").write_text(render(web_port, streams_ports, nginx_port))
         (tmp / "nginx.conf").write_text(main_conf(tmp))
         servers.append(Uvicorn(
             [NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf")], base, tmp / "nginx.log",
             nginx_port,
         ))  # fmt: skip
-        site = Site(f"http://{NGINX_SIDE}:{nginx_port}", slug, tmp / "uvicorn.log")
+        logs = [tmp / f"uvicorn{n}.log" for n in range(len(streams_ports))]
+        site = Site(f"http://{NGINX_SIDE}:{nginx_port}", slug, logs)
         yield site
         for browser in site.browsers:
             browser.client.close()
@@ -325,7 +331,7 @@ def test_a_stranger_straight_to_nginx_is_believed_about_nothing(site: Site) -> N
     assert response.headers["location"] == f"https://{HOST}/accounts/login/"
     path = f"/c/{site.slug}/stream/?from=stranger"
     assert stranger.get(path, proto="https").status_code == 301
-    line = _logged(site.streams_log, path)
+    line = _logged(site.streams_logs, path)
     assert f"{STRANGER}:" in line, line
     assert "192.0.2.99" not in line, line
 
@@ -343,16 +349,43 @@ def test_a_live_stream_through_nginx_is_not_buffered(site: Site) -> None:
         first = next(response.iter_raw())
         assert first.startswith(b": connected"), first
         assert time.monotonic() - started < 5
-    line = _logged(site.streams_log, path)
+    line = _logged(site.streams_logs, path)
     assert "192.0.2.7:" in line, line
 
 
-def _logged(log: Path, path: str) -> str:
-    """uvicorn's access-log line of a request for ``path`` (waiting a moment for it)."""
+def _logged(logs: list[Path], path: str) -> str:
+    """A stream process's access-log line of a request for ``path`` (waiting a moment)."""
+    return _served_by(logs, path)[1]
+
+
+def _served_by(logs: list[Path], path: str) -> tuple[int, str]:
+    """(which stream process, its access-log line) of a request for ``path``."""
     deadline = time.monotonic() + 5
     while True:
-        lines = [line for line in log.read_text().splitlines() if f'"GET {path} ' in line]
-        if lines or time.monotonic() > deadline:
-            assert lines, f"uvicorn logged no GET {path}:\n{log.read_text()[-2000:]}"
-            return lines[-1]
+        found = [
+            (n, line)
+            for n, log in enumerate(logs)
+            for line in log.read_text().splitlines()
+            if f'"GET {path} ' in line
+        ]
+        if found or time.monotonic() > deadline:
+            assert found, f"no stream process logged GET {path}"
+            assert len({n for n, _ in found}) == 1, f"{path} reached two stream processes"
+            return found[-1]
         time.sleep(0.1)
+
+
+def test_every_screen_of_a_table_reaches_the_same_stream_process(site: Site) -> None:
+    """Issue 29: nginx hashes each table onto one stream process, so a move is read once for
+    all of that table's screens — the player's and the table view's alike — and the tables
+    spread over the processes."""
+    stranger = site.browser(TLS_PROXY, "192.0.2.50")  # anonymous: 403, but routed all the same
+    process: dict[str, int] = {}
+    for table in range(1, 25):
+        for kind in ("conflicts", "fights"):
+            for screen in ("stream/", "table/stream/"):
+                path = f"/c/{site.slug}/{kind}/{table}/{screen}"
+                assert stranger.get(path, proto="https").status_code == 403
+                n, _ = _served_by(site.streams_logs, path)
+                assert process.setdefault(f"{kind}-{table}", n) == n, path
+    assert set(process.values()) == {0, 1}  # both processes carry tables

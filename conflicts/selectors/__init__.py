@@ -4,7 +4,8 @@
 - ``hands``: one hand's row as this viewer may see it (the cards filtered by the ``show`` it
   is given);
 - ``rows``: what its context holds (plain rows, cards only as ``CardView``) and the labels;
-- ``advice``: the odds meter and the discard advisor, from the viewer's own hand alone;
+- ``advice``: the odds meter and the discard advisor, against every other hand in play, from
+  what the viewer may see alone (the ``TableView`` ``conflict_view`` builds from R10's set);
 - ``steps``: what comes next, in plain words (the Dealer's NEXT banner, a player's line);
 - ``replay``: a finished conflict step by step, its cards through the same ``visible_cards``.
 

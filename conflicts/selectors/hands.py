@@ -12,7 +12,7 @@ from characters.models import Character
 from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from conflicts.engine import conflict as engine
 from conflicts.models import Seat, Side
-from conflicts.selectors.advice import hand_advice, hand_odds
+from conflicts.selectors.advice import TableView, hand_advice, hand_odds
 from conflicts.selectors.rows import (
     KIND_LABELS,
     AttributeRow,
@@ -148,7 +148,7 @@ def _attribute_rows(character: Character | None, currents: Mapping[str, int]) ->
 def enrich_own(
     state: engine.ConflictState,
     row: HandRow,
-    opposing: int,
+    opposing: TableView,
     conflict_id: int,
     limit: int | None,
     advise: bool,

@@ -99,7 +99,8 @@ class OwedRow:
 class Odds:
     percent: int
     deals: int
-    opposing: int
+    opposing: int  # how many hands it reckons against
+    against: str = ""  # and in words: "against Long Tom's 8 cards and two other hands"
     advice: list[tuple[list[CardView], int]] = field(default_factory=list)
     advice_limit: int = 0
     advice_pending: bool = False

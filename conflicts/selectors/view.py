@@ -20,7 +20,7 @@ from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.reads import TableRead
-from conflicts.selectors.advice import opposing_size
+from conflicts.selectors.advice import table_view
 from conflicts.selectors.hands import enrich_npc, enrich_own, hand_row, owed_row
 from conflicts.selectors.rows import (
     PHASE_LABELS,
@@ -105,7 +105,7 @@ def conflict_view(
     owed = [owed_row(state, o, seats, by_pid) for o in state.owed] if revealed else []
     for o in owed:
         by_pid[o.pid].owed = o
-    opposing = opposing_size(state)
+    opposing = table_view(state, seen)  # the odds' input: only what this viewer may see
     for row in rows:
         if row.mine and not dealer and not as_table:
             enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show)

@@ -154,9 +154,7 @@ def conflict_create(
         opening = f"The Dealer sets up “{title}”" + (
             f", Stakes {stakes} chip{'s' if stakes != 1 else ''}." if stakes else "."
         )
-        opening_lines(
-            CONFLICTS, conflict, [{"actor": actor, "text": t} for t in (opening, *also)]
-        )
+        opening_lines(CONFLICTS, conflict, [{"actor": actor, "text": t} for t in (opening, *also)])
     return conflict
 
 

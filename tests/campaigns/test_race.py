@@ -3,7 +3,6 @@ Real PostgreSQL and real threads, each with its own connection and transaction."
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -12,32 +11,11 @@ from django.db import connection
 
 from campaigns.models import Invite, Membership
 from campaigns.services import CampaignError, invite_accept, invite_create
+from tests.kit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 ROUNDS = 5
-
-
-def race(token: str, users: list[User]) -> list[Any]:
-    """Every user calls invite_accept at once; returns what each got (seat or refusal)."""
-    start = threading.Barrier(len(users))
-    results: list[Any] = [None] * len(users)
-
-    def follow(index: int, user: User) -> None:
-        try:
-            start.wait()
-            results[index] = invite_accept(token=token, user=user)
-        except CampaignError as error:
-            results[index] = error
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=follow, args=(i, u)) for i, u in enumerate(users)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
 
 
 def test_it_seats_only_one_of_two_people_racing_for_one_link(
@@ -49,7 +27,7 @@ def test_it_seats_only_one_of_two_people_racing_for_one_link(
             django_user_model.objects.create_user(username=f"racer{round_}-{n}", password="x")
             for n in range(2)
         ]
-        results = race(token, racers)
+        results = race(len(racers), lambda i, t=token, r=racers: invite_accept(token=t, user=r[i]))
 
         seats = [r for r in results if isinstance(r, Membership)]
         refusals = [r for r in results if isinstance(r, CampaignError)]

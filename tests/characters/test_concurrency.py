@@ -3,7 +3,6 @@ them and the database's own check (chips ≥ 0) is the last line. Never a negati
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,43 +18,32 @@ from characters.services import (
     chips_change,
     chips_grant,
 )
+from tests.kit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def race(threads: int, action: Callable[[], Any]) -> list[str]:
-    """Start ``threads`` threads at once, each running ``action`` on its own connection."""
-    barrier = threading.Barrier(threads)
-    results: list[str] = []
-    lock = threading.Lock()
+def outcomes(threads: int, action: Callable[[], Any]) -> list[str]:
+    """``action`` in ``threads`` threads at once (tests.kit.race), each outcome in words."""
 
-    def run() -> None:
-        try:
-            barrier.wait(timeout=10)
-            action()
-            outcome = "ok"
-        except NotEnoughChips:
-            outcome = "not enough"
-        except CharacterError as error:
-            outcome = str(error)
-        finally:
-            connection.close()  # each thread has its own connection; give it back
-        with lock:
-            results.append(outcome)
+    def outcome(result: object) -> str:
+        if isinstance(result, NotEnoughChips):
+            return "not enough"
+        if isinstance(result, CharacterError):
+            return str(result)
+        if isinstance(result, Exception):
+            raise result
+        return "ok"
 
-    workers = [threading.Thread(target=run) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=30)
-    assert len(results) == threads, "a thread hung"
-    return results
+    return [outcome(r) for r in race(threads, lambda _: action())]
 
 
 def test_it_lets_exactly_three_of_eight_spends_through_R15(pc_a: Any) -> None:
     """8 threads each spend 1 chip from a character with 3: exactly 3 succeed."""
     assert connection.vendor == "postgresql"
-    results = race(8, lambda: chips_change(character_id=pc_a.pk, amount=-1, reason="extra_card"))
+    results = outcomes(
+        8, lambda: chips_change(character_id=pc_a.pk, amount=-1, reason="extra_card")
+    )
     assert sorted(results) == ["not enough"] * 5 + ["ok"] * 3
     assert Character.objects.get(pk=pc_a.pk).chips == 0
     entries = ChipEntry.objects.filter(character=pc_a)
@@ -69,7 +57,9 @@ def test_it_sells_an_attribute_point_once_when_players_click_together_R15(pc_a: 
     """Abe (Hand 4, 13 chips after a grant) double-clicks "Hand 4 → 5" on four devices: one
     sale of 10 chips; the rest are told Hand is at 5 or that the chips are gone."""
     chips_grant(character_id=pc_a.pk, amount=10, actor=None)
-    results = race(4, lambda: attribute_improve(character_id=pc_a.pk, attribute="hand", actor=None))
+    results = outcomes(
+        4, lambda: attribute_improve(character_id=pc_a.pk, attribute="hand", actor=None)
+    )
     assert results.count("ok") == 1
     abe = Character.objects.get(pk=pc_a.pk)
     assert (abe.hand, abe.hand_current, abe.chips) == (5, 5, 3)
@@ -94,7 +84,7 @@ def test_it_applies_twenty_identical_requests_once_R15(action: str, pc_a: Any) -
         except AlreadyDone as repeat:
             raise CharacterError("done already") from repeat
 
-    results = race(20, once)
+    results = outcomes(20, once)
     assert sorted(results) == ["done already"] * 19 + ["ok"]
     abe = Character.objects.get(pk=pc_a.pk)
     assert ChipEntry.objects.filter(character=pc_a, key=key).count() == 1

@@ -4,7 +4,6 @@ stale form or a repeated submit changes nothing (DESIGN.md, "The shape of a tabl
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,30 +14,9 @@ from characters.models import ChipEntry
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict, Event
 from conflicts.services import ConflictError, HandSpec, conflict_create, conflict_move
+from tests.kit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def race(workers: int, job: Callable[[int], object]) -> list[object]:
-    """Run ``job(i)`` in ``workers`` threads released at once; collect results or errors."""
-    barrier = threading.Barrier(workers)
-    results: list[object] = [None] * workers
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = job(i)
-        except Exception as error:  # noqa: BLE001 — the race's outcome is what we test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return results
 
 
 @pytest.fixture

@@ -182,8 +182,6 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     already seen comes from the process's own memory, not from Redis again (a network wait,
     or an outage's timeout, for every screen); another hand, or the same hand with other
     cards, is never given those odds (R10)."""
-    from cards.deck import parse_cards
-    from conflicts.engine import conflict as engine
     from conflicts.selectors import advice
 
     asked: list[str] = []
@@ -191,18 +189,30 @@ def test_a_hands_odds_are_asked_of_the_shared_cache_once_per_process(
     monkeypatch.setattr(advice, "ODDS_DEALS", 200)
     monkeypatch.setattr(advice.cache, "get", lambda key, *a: asked.append(key) or real_get(key))
 
-    def hand(pid: str, cards: str) -> engine.Participant:
-        return engine.Participant(
-            pid=pid, name=pid, kind=engine.Kind.PC, hand=tuple(parse_cards(cards))
-        )
-
-    first = advice.hand_odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
-    again = advice.hand_odds(7, hand("c1", "AS AH KD 2C 3D"), 5, None)
+    first = advice.hand_odds(7, *seat("c1", "AS AH KD 2C 3D"), None)
+    again = advice.hand_odds(7, *seat("c1", "AS AH KD 2C 3D"), None)
     assert again == first
     assert len(asked) == 1
-    advice.hand_odds(7, hand("c2", "AS AH KD 2C 3D"), 5, None)  # another hand: its own odds
-    advice.hand_odds(7, hand("c1", "2S 7H 9D JC 4D"), 5, None)  # new cards: worked out anew
+    advice.hand_odds(7, *seat("c2", "AS AH KD 2C 3D"), None)  # another hand: its own odds
+    advice.hand_odds(7, *seat("c1", "2S 7H 9D JC 4D"), None)  # new cards: worked out anew
     assert len(set(asked)) == len(asked) == 3
+
+
+def seat(pid: str, cards: str) -> tuple[Any, Any]:
+    """A player's hand against a 5-card stud, and the table as that player may see it."""
+    from cards.deck import parse_cards
+    from conflicts.engine import conflict as engine
+    from conflicts.selectors import advice
+
+    mine = engine.Participant(
+        pid=pid, name=pid, kind=engine.Kind.PC, hand=tuple(parse_cards(cards))
+    )
+    stud = engine.Participant(
+        pid="stud", name="The Dealer's stud", kind=engine.Kind.STUD, stud_size=5,
+        hand=tuple(parse_cards("QC QD 8S 8H 6C")),
+    )  # fmt: skip
+    state = engine.ConflictState(phase=engine.Phase.DRAW, participants=(mine, stud))
+    return mine, advice.table_view(state, engine.visible_cards(state, {pid}, dealer=False))
 
 
 def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_hand() -> None:
@@ -212,19 +222,17 @@ def test_the_odds_cache_key_is_an_hmac_under_the_secret_key_not_a_hash_of_the_ha
 
     from django.test import override_settings
 
-    from cards.deck import format_cards, parse_cards
-    from conflicts.engine import conflict as engine
+    from cards.deck import format_cards
     from conflicts.selectors import advice as selectors
 
-    hand = engine.Participant(
-        pid="c1", name="c1", kind=engine.Kind.PC, hand=tuple(parse_cards("AS AH KD 2C 3D"))
-    )
-    texts = f"{format_cards(hand.hand)}|{format_cards(hand.discarded)}"
-    key = selectors._hand_key(7, hand, 5)
-    assert hashlib.sha256(texts.encode()).hexdigest()[:20] not in key
-    assert key == selectors._hand_key(7, hand, 5)  # stable: the cache still works
+    hand, view = seat("c1", "AS AH KD 2C 3D")
+    table = selectors.odds_table(view, "c1")
+    key = selectors._table_key(7, "c1", table)
+    for texts in (format_cards(hand.hand), f"{format_cards(hand.hand)}|"):
+        assert hashlib.sha256(texts.encode()).hexdigest()[:20] not in key
+    assert key == selectors._table_key(7, "c1", table)  # stable: the cache still works
     with override_settings(SECRET_KEY="another-deployment-" * 4):
-        assert selectors._hand_key(7, hand, 5) != key
+        assert selectors._table_key(7, "c1", table) != key
 
 
 def test_the_hand_pieces_read_nothing_of_the_character_but_its_traits() -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -32,6 +31,7 @@ from conflicts.models import Conflict, Event
 from conflicts.reads import table_read
 from conflicts.selectors import advice, conflict_view
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
+from tests.kit import TableDriver
 
 pytestmark = pytest.mark.django_db
 
@@ -58,74 +58,16 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     return use
 
 
-class Table:
+class Table(TableDriver):
     """Drives one conflict through the views, as the people at the table would."""
 
     def __init__(self, client: Client, conflict: Conflict) -> None:
-        self.client = client
+        super().__init__(client, conflict)
         self.conflict = conflict
-        self.keys = 0
-
-    @property
-    def url(self) -> str:
-        return self.conflict.get_absolute_url()
-
-    def move_url(self, action: str) -> str:
-        return f"{self.url}move/{action}/"
-
-    @property
-    def version(self) -> int:
-        self.conflict.refresh_from_db()
-        return self.conflict.version
 
     def state(self) -> engine.ConflictState:
         self.conflict.refresh_from_db()
         return state_from_data(self.conflict.state)
-
-    def as_user(self, user: User | None) -> Client:
-        """The client as ``user`` (None: anonymous); the session (and its messages) is kept
-        while the same user goes on."""
-        if getattr(self, "_user", "nobody") != user:
-            self.client.logout()
-            if user is not None:
-                self.client.force_login(user)
-            self._user = user
-        return self.client
-
-    def post(
-        self,
-        user: User,
-        action: str,
-        *,
-        htmx: bool = False,
-        key: str | None = None,
-        version: int | None = None,
-        **data: Any,
-    ) -> HttpResponse:
-        self.keys += 1
-        payload = {
-            "version": self.version if version is None else version,
-            "key": key if key is not None else f"test-key-{self.keys}",
-            **data,
-        }
-        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        return self.as_user(user).post(self.move_url(action), payload, **headers)
-
-    def ok(self, user: User, action: str, **data: Any) -> None:
-        """A move that must be accepted (no htmx): it redirects and bumps the version."""
-        before = self.version
-        response = self.post(user, action, **data)
-        assert response.status_code == 302, response
-        assert self.version == before + 1, self.messages(user)
-
-    def messages(self, user: User) -> list[str]:
-        page = self.as_user(user).get(self.url)
-        return [str(m) for m in page.context["messages"]] if page.context else []
-
-    def page(self, user: User | None, url: str | None = None, **headers: Any) -> str:
-        response = self.as_user(user).get(url or self.url, **headers)
-        assert response.status_code == 200
-        return response.content.decode()
 
 
 def hand_of(table: Table, pid: str) -> tuple[Card, ...]:
@@ -407,7 +349,10 @@ def test_it_shows_the_player_their_numbers_and_their_hand_as_big_cards(
     assert "approved by the Dealer" in html
     assert "You may discard up to <strong>4</strong>" in html  # Shootin' 4 (R13)
     assert "Stand pat" in html
-    assert "to beat a 5-card stud" in html  # the odds meter
+    # The odds meter, against every other hand in play (issue 30)
+    theirs = len(hand_of(table, pid_of(pc_b)))
+    against = f"{pc_b.name}&#x27;s {theirs} cards and the Dealer&#x27;s 5-card stud"
+    assert f"to win against {against}" in html
 
 
 def test_it_draws_with_the_knack_limit_and_refuses_one_over_R13(

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.http import HttpResponse
 from django.test import Client
 
 from campaigns.game_sessions import session_start
@@ -21,6 +20,7 @@ from fights.engine.serial import state_from_data, state_to_data
 from fights.models import Fight
 from fights.services import ExtrasSpec, cid_of, fight_create
 from tests.fights.fight_kit import stacked
+from tests.kit import TableDriver
 
 PINKERTONS = "x1"
 
@@ -70,63 +70,17 @@ def rig(fight: Fight, top: str) -> None:
     fight.save(update_fields=["state"])
 
 
-class FightTable:
+class FightTable(TableDriver):
     """Drives one fight through the views."""
 
+    key_prefix = "fight-key"
+
     def __init__(self, client: Client, fight: Fight) -> None:
-        self.client = client
+        super().__init__(client, fight)
         self.fight = fight
-        self.keys = 0
-        self._user: Any = "nobody"
-
-    @property
-    def url(self) -> str:
-        return self.fight.get_absolute_url()
-
-    def move_url(self, action: str) -> str:
-        return f"{self.url}move/{action}/"
-
-    @property
-    def version(self) -> int:
-        self.fight.refresh_from_db()
-        return self.fight.version
 
     def state(self) -> engine.FightState:
         return state_of(self.fight)
-
-    def as_user(self, user: User | None) -> Client:
-        if self._user != user:
-            self.client.logout()
-            if user is not None:
-                self.client.force_login(user)
-            self._user = user
-        return self.client
-
-    def post(
-        self,
-        user: User,
-        action: str,
-        *,
-        htmx: bool = False,
-        key: str | None = None,
-        version: int | None = None,
-        **data: Any,
-    ) -> HttpResponse:
-        self.keys += 1
-        payload = {
-            "version": self.version if version is None else version,
-            "key": key if key is not None else f"fight-key-{self.keys}",
-            **data,
-        }
-        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        return self.as_user(user).post(self.move_url(action), payload, **headers)
-
-    def ok(self, user: User, action: str, **data: Any) -> None:
-        """A move that must be accepted (no htmx): it redirects and bumps the version."""
-        before = self.version
-        response = self.post(user, action, **data)
-        assert response.status_code == 302, response
-        assert self.version == before + 1, self.messages(user)
 
     def refused(self, user: User, action: str, says: str, **data: Any) -> str:
         """A move that must be refused in plain words (htmx: the panel with the message, status
@@ -140,15 +94,6 @@ class FightTable:
         self.fight.refresh_from_db()
         assert (self.fight.version, self.fight.state, self.fight.events.count()) == before
         return html
-
-    def messages(self, user: User) -> list[str]:
-        page = self.as_user(user).get(self.url)
-        return [str(m) for m in page.context["messages"]] if page.context else []
-
-    def page(self, user: User | None, url: str | None = None, **headers: Any) -> str:
-        response = self.as_user(user).get(url or self.url, **headers)
-        assert response.status_code == 200, (url, response.status_code)
-        return response.content.decode()
 
 
 @pytest.fixture

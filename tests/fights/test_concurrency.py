@@ -13,7 +13,7 @@ from fights.engine import action_deck as engine
 from fights.models import Fight, FightEvent, FightMoveKey
 from fights.services import cid_of, fight_create, fight_move
 from tables.errors import StaleMove
-from tests.conflicts.test_concurrency import race
+from tests.kit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -89,12 +89,13 @@ def test_the_conflicts_screens_hear_of_it_live_with_a_line_on_its_timeline(
             assert heard == []  # not before the commit
     finally:
         unsubscribe()
-    assert (f"conflict-{standoff.pk}", before + 1) in heard
+    # The line, then the engine's Cancel (issue 26): two versions, the newest announced.
+    assert (f"conflict-{standoff.pk}", before + 2) in heard
     standoff.refresh_from_db()
-    assert standoff.version == before + 1
-    line = standoff.events.order_by("-seq").first()
-    assert line is not None
-    assert line.text == "This turns into a gunfight: “Lead at the bank”."
+    assert standoff.version == before + 2
+    lines = [e.text for e in standoff.events.order_by("-seq")[:2]][::-1]
+    assert lines[0] == "This turns into a gunfight: “Lead at the bank”."
+    assert lines[1].startswith("The Dealer cancels the conflict before the Deal")
     client.force_login(player_a)
     page = client.get(standoff.get_absolute_url()).content.decode()
     assert fight.get_absolute_url() in page
@@ -114,6 +115,84 @@ def test_it_refuses_a_conflict_of_another_campaign_writing_nothing(
             characters=[], from_conflict=standoff,
         )  # fmt: skip
     assert Fight.objects.count() == 0
+
+
+# --- The fight settles the conflict (issue 26) -------------------------------------------------
+
+
+def test_it_calls_off_a_conflict_not_dealt_yet_giving_back_its_chips(
+    standoff: Conflict, campaign: Any, dealer: User, player_a: User, session: GameSession,
+    pc_a: Any, npc: Any,
+) -> None:  # fmt: skip
+    """Before the Deal, the engine's own Cancel through the conflicts' pipeline: over at once
+    (Conflict.OVER), a chip spent in it back on the ledger, gone from "In play now"."""
+    from campaigns.models import Membership
+    from campaigns.running import running_for
+    from conflicts.engine import conflict as engine
+    from conflicts.services import conflict_move
+
+    abe = Membership.objects.get(campaign=campaign, user=player_a)
+    conflict_move(
+        conflict_id=standoff.pk, membership=abe, move=engine.SpendExtraCard(f"c{pc_a.pk}"),
+        version=None,
+    )  # fmt: skip
+    pc_a.refresh_from_db()
+    assert pc_a.chips == 2
+    assert [r.key for r in running_for(player_a)] == [f"conflict-{standoff.pk}"]
+    fight = fight_create(
+        campaign=campaign, actor=dealer, session=session, title="Lead at the bank",
+        characters=[pc_a, npc], rng=random.Random(3), from_conflict=standoff,
+    )  # fmt: skip
+    standoff.refresh_from_db()
+    assert standoff.phase == Conflict.Phase.CANCELLED
+    assert standoff.is_over
+    pc_a.refresh_from_db()
+    assert pc_a.chips == 3  # the extra card's chip went back
+    assert [r.key for r in running_for(player_a)] == [f"fight-{fight.pk}"]
+    assert [r.key for r in running_for(dealer)] == [f"fight-{fight.pk}"]
+
+
+@pytest.mark.parametrize("phase", ["done", "folded"])
+def test_a_conflict_already_over_stays_as_it_ended(
+    standoff: Conflict, campaign: Any, dealer: User, session: GameSession, pc_a: Any, npc: Any,
+    phase: str,
+) -> None:  # fmt: skip
+    Conflict.objects.filter(pk=standoff.pk).update(phase=phase)
+    before = standoff.events.count()
+    fight_create(
+        campaign=campaign, actor=dealer, session=session, title="Lead at the bank",
+        characters=[pc_a, npc], rng=random.Random(3), from_conflict=standoff,
+    )  # fmt: skip
+    standoff.refresh_from_db()
+    assert standoff.phase == phase
+    assert standoff.events.count() == before + 1  # the line, nothing else
+
+
+def test_a_conflict_whose_cards_are_out_must_end_first_and_nothing_is_written(
+    standoff: Conflict, campaign: Any, dealer: User, session: GameSession, pc_a: Any, npc: Any,
+) -> None:  # fmt: skip
+    from campaigns.models import Membership
+    from conflicts.engine import conflict as engine
+    from conflicts.services import conflict_move
+
+    delia = Membership.objects.get(campaign=campaign, user=dealer)
+    approvals = [engine.Approve(f"c{c.pk}", ("hand", "eye")) for c in (pc_a, npc)]
+    for move in (*approvals, engine.Deal(salt="")):
+        conflict_move(
+            conflict_id=standoff.pk, membership=delia, move=move, version=None,
+            rng=random.Random(4),
+        )  # fmt: skip
+    standoff.refresh_from_db()
+    assert standoff.phase == Conflict.Phase.DRAW
+    version, lines = standoff.version, standoff.events.count()
+    with pytest.raises(FightError, match="finish it, or fold it, first"):
+        fight_create(
+            campaign=campaign, actor=dealer, session=session, title="Lead at the bank",
+            characters=[pc_a, npc], rng=random.Random(3), from_conflict=standoff,
+        )  # fmt: skip
+    assert Fight.objects.count() == 0
+    standoff.refresh_from_db()
+    assert (standoff.phase, standoff.version, standoff.events.count()) == ("draw", version, lines)
 
 
 # --- The views ----------------------------------------------------------------------------------

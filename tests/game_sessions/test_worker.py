@@ -18,7 +18,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import close_old_connections, connection
+from django.db import connection
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import GameSession, JobRun
@@ -40,6 +39,7 @@ from campaigns.tasks import recover_session
 from characters.models import AttributeChange
 from dustdevils.celery import app
 from tests.game_sessions.conftest import currents, hurt
+from tests.kit import race
 
 pytestmark = [
     pytest.mark.postgres,
@@ -137,46 +137,17 @@ def test_it_recovers_on_a_real_worker_R17_R22(
 # --- Racing on PostgreSQL ------------------------------------------------------------------------
 
 
-def race(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls at the same moment, each in its own thread (its own connection)."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as error:  # noqa: BLE001 - reported by the assertion below
-            results[i] = error
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
-
-
 def test_it_ends_once_when_two_tabs_end_at_once(campaign: Any, dealer: User, pc_a: Any) -> None:
     session = session_start(campaign=campaign, actor=dealer)
     hurt(pc_a, hand=1)
     with mock.patch.object(recover_session, "delay") as delay:
-        results = race(
-            lambda: session_end(session_id=session.pk, actor=dealer),
-            lambda: session_end(session_id=session.pk, actor=dealer),
-        )
+        results: list[Any] = race(2, lambda _: session_end(session_id=session.pk, actor=dealer))
     assert sorted(r.ended for r in results) == [False, True]
     assert delay.call_count == 1
 
 
 def test_it_recovers_once_when_two_jobs_run_at_once(ended: GameSession, pc_a: Any) -> None:
-    results = race(
-        lambda: session_recover(session_id=ended.pk),
-        lambda: session_recover(session_id=ended.pk),
-    )
+    results: list[Any] = race(2, lambda _: session_recover(session_id=ended.pk))
     assert sorted(r.done_now for r in results) == [False, True]
     assert job_runs(ended) == 1
     assert currents(pc_a)["hand"] == 4

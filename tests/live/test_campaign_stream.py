@@ -18,7 +18,7 @@ from django.test import override_settings
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Membership
-from campaigns.selectors import running_conflicts
+from campaigns.running import running_for
 from campaigns.services import devil_rating_set
 from characters.services import chips_grant
 from conflicts.engine import conflict as engine
@@ -52,13 +52,13 @@ def test_it_is_listed_for_the_seated_players_and_the_dealer_only(
     campaign: Any, dealer: Any, player_a: Any, player_b: Any, outsider: Any, pc_a: Any, pc_b: Any
 ) -> None:
     conflict = showdown(campaign, dealer, pc_a)
-    assert [r.conflict_id for r in running_conflicts(player_a)] == [conflict.pk]
-    assert [r.dealer for r in running_conflicts(dealer)] == [True]
-    assert running_conflicts(player_b) == []  # not seated in it
-    assert running_conflicts(outsider) == []
+    assert [r.table_id for r in running_for(player_a)] == [conflict.pk]
+    assert [r.dealer for r in running_for(dealer)] == [True]
+    assert running_for(player_b) == []  # not seated in it
+    assert running_for(outsider) == []
     # A player who left the table is no longer sent to it.
     Membership.objects.filter(user=player_a, campaign=campaign).delete()
-    assert running_conflicts(player_a) == []
+    assert running_for(player_a) == []
 
 
 @pytest.mark.django_db
@@ -66,13 +66,13 @@ def test_it_goes_when_the_conflict_ends_or_is_abandoned(
     campaign: Any, dealer: Any, player_a: Any, pc_a: Any, pc_b: Any
 ) -> None:
     first, second = showdown(campaign, dealer, pc_a), showdown(campaign, dealer, pc_a, pc_b)
-    assert {r.conflict_id for r in running_conflicts(player_a)} == {first.pk, second.pk}
+    assert {r.table_id for r in running_for(player_a)} == {first.pk, second.pk}
     Conflict.objects.filter(pk=first.pk).update(phase="done")
     Conflict.objects.filter(pk=second.pk).update(abandoned_at=F("last_move_at"))  # the sweep
-    assert running_conflicts(player_a) == []
+    assert running_for(player_a) == []
     # A move since takes it up again (campaigns.game_sessions.stale_sweep).
     Conflict.objects.filter(pk=second.pk).update(last_move_at=F("abandoned_at") + timedelta(1))
-    assert [r.conflict_id for r in running_conflicts(player_a)] == [second.pk]
+    assert [r.table_id for r in running_for(player_a)] == [second.pk]
 
 
 @pytest.mark.django_db

@@ -17,8 +17,8 @@ from conflicts.models import Conflict, Event
 from conflicts.services import HandSpec, conflict_create, conflict_move, pid_of
 from conflicts.services.moves import hand_basis
 from tables.errors import StaleMove
-from tests.conflicts.test_concurrency import race
 from tests.conflicts.test_views import Table, dealt
+from tests.kit import race
 
 BASIS = re.compile(r'name="pid" value="([^"]+)"><input type="hidden" name="basis" value="(\w+)"')
 

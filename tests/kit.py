@@ -1,0 +1,110 @@
+"""The shared test kit: one way to race requests on real PostgreSQL, and one driver that plays
+a table (a conflict, a fight, a saloon game) through its pages as the people at it would."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import User
+from django.db import connections
+from django.http import HttpResponse
+from django.test import Client
+
+T = TypeVar("T")
+
+
+def race(workers: int, job: Callable[[int], T]) -> list[T | Exception]:
+    """Run ``job(i)`` for i in 0..workers-1 in threads released at the same moment, each on
+    its own database connection (given back after); each result, or the error it raised."""
+    barrier = threading.Barrier(workers)
+    results: list[T | Exception] = [RuntimeError("the thread hung")] * workers
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = job(i)
+        except Exception as error:  # noqa: BLE001 — the race's outcome is what is tested
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+class TableDriver:
+    """Drives one table through its pages: ``post`` a move as a user (the version and a fresh
+    key filled in), ``ok`` for a move that must go through, ``page``, ``messages``. A game's
+    driver says where its table is (``table``: the model row with ``get_absolute_url`` and
+    ``version``)."""
+
+    key_prefix = "test-key"
+
+    def __init__(self, client: Client, table: Any) -> None:
+        self.client = client
+        self.table = table
+        self.keys = 0
+        self._user: Any = "nobody"
+
+    @property
+    def url(self) -> str:
+        return str(self.table.get_absolute_url())
+
+    def move_url(self, action: str) -> str:
+        return f"{self.url}move/{action}/"
+
+    @property
+    def version(self) -> int:
+        self.table.refresh_from_db()
+        return int(self.table.version)
+
+    def as_user(self, user: User | None) -> Client:
+        """The client as ``user`` (None: anonymous); the session (and its messages) is kept
+        while the same user goes on."""
+        if self._user != user:
+            self.client.logout()
+            if user is not None:
+                self.client.force_login(user)
+            self._user = user
+        return self.client
+
+    def post(
+        self,
+        user: User,
+        action: str,
+        *,
+        htmx: bool = False,
+        key: str | None = None,
+        version: int | None = None,
+        **data: Any,
+    ) -> HttpResponse:
+        self.keys += 1
+        payload = {
+            "version": self.version if version is None else version,
+            "key": key if key is not None else f"{self.key_prefix}-{self.keys}",
+            **data,
+        }
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        return self.as_user(user).post(self.move_url(action), payload, **headers)  # type: ignore[return-value]
+
+    def ok(self, user: User, action: str, **data: Any) -> None:
+        """A move that must be accepted (no htmx): it redirects and bumps the version."""
+        before = self.version
+        response = self.post(user, action, **data)
+        assert response.status_code == 302, response
+        assert self.version == before + 1, self.messages(user)
+
+    def messages(self, user: User) -> list[str]:
+        page = self.as_user(user).get(self.url)
+        return [str(m) for m in page.context["messages"]] if page.context else []
+
+    def page(self, user: User | None, url: str | None = None, **headers: Any) -> str:
+        response = self.as_user(user).get(url or self.url, **headers)
+        assert response.status_code == 200, (url, response.status_code)
+        return response.content.decode()
