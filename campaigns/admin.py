@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from campaigns.models import (
     Campaign,
     DevilRating,
+    FormKey,
     GameSession,
     Invite,
     JobRun,
@@ -183,3 +184,13 @@ class JobRunAdmin(HistoryAdmin):
     list_filter = ("job",)
     search_fields = ("session__campaign__name",)
     list_select_related = ("session__campaign",)
+
+
+@admin.register(FormKey)
+class FormKeyAdmin(HistoryAdmin):
+    """Create forms' idempotency keys (campaigns.once): what each form made, kept so the same
+    form sent again makes nothing more. Only the forms write them."""
+
+    list_display = ("created_at", "user", "campaign", "made_model", "made_id")
+    search_fields = ("campaign__name", "user__username")
+    list_select_related = ("campaign", "user")

@@ -9,9 +9,12 @@ from django import forms
 from campaigns.models import Campaign, Note
 from campaigns.starters import form_choices
 from characters.models import Character
+from dustdevils.idempotency import key_field
+from dustdevils.parsing import IdsField
 
 
 class CampaignForm(forms.Form):
+    key = key_field()  # the form's idempotency key: twenty identical posts open one campaign
     name = forms.CharField(max_length=120)
     setting = forms.CharField(
         max_length=200,
@@ -35,6 +38,7 @@ class CampaignForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    key = key_field()  # twenty identical posts make one link, shown to each of them
     label = forms.CharField(
         max_length=80,
         required=False,
@@ -43,13 +47,21 @@ class InviteForm(forms.Form):
 
 
 class NoteForm(forms.ModelForm):  # type: ignore[type-arg]
+    key = key_field()  # a new note's form: twenty identical posts write one note
+
     class Meta:
         model = Note
         fields = ("title", "body")
         widgets: ClassVar[dict[str, forms.Widget]] = {"body": forms.Textarea(attrs={"rows": 4})}
 
 
+class NoteMoveForm(forms.Form):
+    direction = forms.ChoiceField(choices=[("up", "Up"), ("down", "Down")])
+    key = key_field()  # a double click moves the note one place
+
+
 class WantedLinkForm(forms.Form):
+    key = key_field()  # a new link's form: twenty identical posts make one link
     npc = forms.ModelChoiceField(queryset=Character.objects.none(), label="Non-player character")
     pc = forms.ModelChoiceField(queryset=Character.objects.none(), label="Player character")
     devil_touched = forms.CharField(
@@ -68,6 +80,7 @@ class WantedLinkForm(forms.Form):
 
 
 class SessionPlanForm(forms.Form):
+    key = key_field()  # twenty identical posts plan one session
     date = forms.DateField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Date"
     )
@@ -97,11 +110,16 @@ class SessionEndForm(forms.Form):
     carry_over = forms.BooleanField(
         required=False, label="Damage carries over for everyone into the next session"
     )
-    carry_over_for = forms.ModelMultipleChoiceField(
+    carry_over_for = IdsField(
         queryset=Character.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         label="Damage carries over for",
+    )
+    # What to do with conflicts still in play (campaigns.game_sessions.session_end).
+    in_play = forms.ChoiceField(
+        choices=[("", "—"), ("finish", "Finish"), ("fold", "Fold"), ("leave", "Leave")],
+        required=False,
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:

@@ -268,3 +268,27 @@ class WantedLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.npc} ↔ {self.pc}"
+
+
+class FormKey(models.Model):
+    """A create form's idempotency key (``dustdevils.idempotency``), kept with what the form
+    made: the same form sent again — a double click, twenty identical posts at once — finds
+    it and makes nothing more (``campaigns.once.made_once``). A new campaign or one-off table,
+    a planned session, a note, a fight, a game of the saloon."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    # The campaign made, or the one the thing was made in (the key goes with it).
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    made_model = models.CharField(max_length=100)  # "campaigns.note"
+    made_id = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="form_key_once"),
+            models.CheckConstraint(condition=~Q(key=""), name="form_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import datetime
 import secrets
 from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.text import slugify
 
 from campaigns import streams as campaign_page
@@ -26,14 +28,20 @@ from campaigns.models import (
 from characters.models import Character
 
 INVITE_DAYS = 7
+SLUG_TRIES = 5
 
 
 class CampaignError(ValueError):
     """The action is refused; the message says why in plain words."""
 
 
-def _unique_slug(name: str) -> str:
+def _unique_slug(name: str, *, raced: bool = False) -> str:
+    """The name's slug, numbered on ("deadwood-2") when it is taken. ``raced``: another table of
+    the same name took the slug between the look-up and the insert; a random tail then, so
+    twenty tables of one name opened at once do not race for each next number in turn."""
     base = slugify(name)[:120] or "campaign"
+    if raced:
+        base = f"{base}-{secrets.token_hex(3)}"
     slug, n = base, 2
     while Campaign.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"
@@ -54,19 +62,38 @@ def campaign_create(
     if not name:
         raise CampaignError("Give the campaign a name.")
     with transaction.atomic():
-        campaign = Campaign.objects.create(
-            name=name, slug=_unique_slug(name), setting=setting, pitch=pitch, kind=kind
-        )
+        for attempt in range(SLUG_TRIES):
+            try:
+                # A savepoint: another campaign of the same name made at the same moment takes
+                # the slug between the look-up and the insert; the next look-up sees it.
+                with transaction.atomic():
+                    campaign = Campaign.objects.create(
+                        name=name, slug=_unique_slug(name, raced=attempt > 0), setting=setting,
+                        pitch=pitch, kind=kind,
+                    )  # fmt: skip
+                break
+            except IntegrityError:
+                if attempt == SLUG_TRIES - 1:
+                    raise CampaignError("Too many tables are opening at once: try again.") from None
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
     return campaign
 
 
+def invite_token(*, actor: User, key: str) -> str:
+    """The token of the invitation made by ``actor``'s form ``key``: an HMAC under the server's
+    secret key, so the same form sent again can show its link again (``campaigns.once``) while
+    nobody without that secret can work a token out."""
+    digest = salted_hmac("campaigns.invite", f"{actor.pk}:{key}", algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 def invite_create(
-    *, campaign: Campaign, actor: User, label: str = "", days: int = INVITE_DAYS
+    *, campaign: Campaign, actor: User, label: str = "", days: int = INVITE_DAYS, key: str = ""
 ) -> tuple[Invite, str]:
     """A single-use invitation link. Returns the invite and the raw token, which is shown once
-    and never stored (only its hash is)."""
-    token = secrets.token_urlsafe(24)
+    and never stored (only its hash is). With a form's ``key`` the token is ``invite_token``'s,
+    else random."""
+    token = invite_token(actor=actor, key=key) if key else secrets.token_urlsafe(24)
     invite = Invite.objects.create(
         campaign=campaign,
         token_hash=hash_token(token),
@@ -162,12 +189,10 @@ def session_plan(
 ) -> GameSession:
     """Add the next numbered session."""
     with transaction.atomic():
-        last = (
-            GameSession.objects.select_for_update()
-            .filter(campaign=campaign)
-            .order_by("-number")
-            .first()
-        )
+        # The campaign's row, not its last session's: with no session yet there is no row to
+        # lock, and two plans at once would both take number 1.
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+        last = GameSession.objects.filter(campaign=campaign).order_by("-number").first()
         number = (last.number + 1) if last else 1
         return GameSession.objects.create(campaign=campaign, number=number, date=date, notes=notes)
 
@@ -221,7 +246,12 @@ def wanted_link_save(
         link = WantedLink(campaign=campaign)
     link.npc, link.pc = npc, pc
     link.devil_touched, link.notes = devil_touched.strip(), notes.strip()
-    link.save()
+    try:
+        with transaction.atomic():  # the same link saved at the same moment by another request
+            link.save()
+    except IntegrityError:
+        linked = f"{npc.name} and {pc.name} are already linked: edit that link."
+        raise CampaignError(linked) from None
     return link
 
 

@@ -25,6 +25,7 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict, Event, Seat
 from fights.models import Fight
+from tables.errors import readable
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class TableRead:
     @cached_property
     def state(self) -> engine.ConflictState:
         """The engine's state, parsed once per read (frozen: every screen may share it)."""
-        return state_from_data(self.conflict.state)
+        return readable(state_from_data, self.conflict.state)  # 409 if it cannot be read
 
 
 def seats_of(conflict_id: int) -> tuple[Seat, ...]:

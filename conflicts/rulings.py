@@ -109,6 +109,18 @@ RULINGS: tuple[Ruling, ...] = (
         "the order, so anyone can check the deck was not changed along the way. That order is the "
         "full deal: with the log's \"Dealt\" line anyone can rebuild every hand, a folded one "
         "too. The app chooses this openly — once a conflict is over, all of its cards are public.",
+        reading=(
+            "Campaign files (export, import, restore; issue 28): the rules say nothing of backups, "
+            "so the app keeps this ruling's promise through them. A file never holds a running "
+            "conflict's hidden cards — not even the Dealer's file: each one is written \"??\" "
+            "(how many, never which), with no deck order and no salt; only the cards already "
+            "public (the lays on the table after the reveal) stay. When a file brings a running "
+            "conflict back, every hidden card is shuffled afresh on the server and dealt again "
+            "into the same places — each hand keeps its size, the deck and the discard pile "
+            "theirs — under a new secret salt and a new fingerprint, and the timeline says so. "
+            "So no file can choose a card, and the check at the end is against the new "
+            "fingerprint. A finished conflict comes back as it was: all of its cards are public."
+        ),
     ),
     Ruling(
         "R11", "The Deal", CONFLICT,

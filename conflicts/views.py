@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from conflicts import rulings as rulings_text
-from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, problem_of
+from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, NarrateForm, problem_of
 from conflicts.models import Conflict
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view, conflicts_of, events_at
@@ -36,6 +36,7 @@ from conflicts.services import (
     conflict_narrate,
 )
 from dustdevils.idempotency import FreshKey
+from dustdevils.parsing import an_id, whole_number
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
 from tables.views import answer
@@ -88,14 +89,14 @@ def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def _fight_to_settle(request: HtmxHttpRequest, membership: Membership) -> Fight | None:
     """R32: ``?fight=<id>`` (kept in the form's action): the fight whose action this conflict
     settles; 404 for a fight of another campaign."""
-    fight_id = request.GET.get("fight", "")
-    if not fight_id:
+    if not request.GET.get("fight"):
         return None
-    if not fight_id.isdigit():
+    fight_id = an_id(request.GET["fight"])
+    if fight_id is None:
         raise Http404("No such fight in this campaign.")
     return get_object_or_404(
         Fight.objects.select_related("campaign").prefetch_related("seats"),
-        pk=int(fight_id),
+        pk=fight_id,
         campaign=membership.campaign,
     )
 
@@ -201,10 +202,14 @@ def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRes
 def narrate(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The narrator (or the Dealer) writes down what they narrated: it goes on the timeline."""
     membership = _member(request, slug)
+    form = NarrateForm(request.POST)
     try:
+        if not form.is_valid():
+            raise ConflictError(problem_of(form))
         conflict_narrate(
-            conflict_id=conflict_id, membership=membership, text=request.POST.get("text", "")
-        )
+            conflict_id=conflict_id, membership=membership, text=form.cleaned_data["text"],
+            key=form.cleaned_data["key"],
+        )  # fmt: skip
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:
@@ -222,8 +227,8 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     snapshots = replay_snapshots(read.conflict)
     if not read.conflict.is_over or not snapshots:
         raise Http404("The replay opens when the conflict is over.")
-    step = request.GET.get("step", "")
-    index = int(step) - 1 if step.isdigit() else len(snapshots) - 1
+    step = whole_number(request.GET.get("step"), minimum=1)  # clamped by replay_view
+    index = step - 1 if step is not None else len(snapshots) - 1
     context = replay_view(read, snapshots, membership, index)
     context["links"] = conflict_links(membership.campaign.slug, conflict_id)
     # Live until dealt again, as the conflict's own page (selectors.view: "live").

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 
+from django import forms
 from django.db import models
 
 KEY_FIELD = "key"
@@ -23,11 +24,22 @@ class FreshKey:
         return secrets.token_hex(12)
 
 
+def key_field() -> forms.CharField:
+    """A form's ``key`` field: hidden, optional (a form sent without one is done each time),
+    at most 64 characters and no NUL character (a ``CharField``'s own check). An unbound form
+    prints a fresh key each time it is rendered (a callable ``initial``)."""
+    return forms.CharField(
+        max_length=64, required=False, widget=forms.HiddenInput, initial=lambda: str(FreshKey())
+    )
+
+
 def key_of(data: object) -> str:
-    """The key a form sent (at most 64 characters), or "" when it sent none."""
+    """The key a form sent (at most 64 characters), or "" when it sent none — or one no key
+    can be (a NUL character, which PostgreSQL's text refuses: the form is then done as if it
+    had no key, never answered with a server error)."""
     get = getattr(data, "get", None)
-    value = get(KEY_FIELD, "") if get is not None else ""
-    return str(value)[:64]
+    value = str(get(KEY_FIELD, "") if get is not None else "")[:64]
+    return "" if "\x00" in value else value
 
 
 class MoveKeyBase(models.Model):

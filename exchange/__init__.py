@@ -32,7 +32,8 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
       "conflicts": [{"title", "phase", "version", "session": number | null,   # since 2
                      "previous": index of an earlier conflict | null,      # R20 Deal again
                      "created_at": ISO, "abandoned_at": ISO | null,
-                     "state": the engine's state (conflicts.engine.serial), EVERY hand,
+                     "state": the engine's state (conflicts.engine.serial): whole once the
+                              conflict is over; while it runs, sealed (see below),
                      "seats": [{"pid", "character": key | null, "goal"}],
                      "timeline": [{"seq", "version", "at": ISO, "actor": username | null,
                                    "text"}],
@@ -45,13 +46,29 @@ Optional fields, written only when there is something to write: a character's
 ``quickness_dice`` (R27, set by the Dealer: imported), and ``fights`` (the public timeline of
 each fight: a record, which importing does not bring back).
 
-Conflicts (version 2) come back whole: the engine's state, checked by the engine's own loader
-and written back in its shape (the phase must be the state's, every hand has one seat), seats
-pointing at the file's characters, the timeline, "Deal again" links, and the replay's states
-if the file has them (without them a finished conflict simply has no replay). The state holds
-every hand and the deck's order: only the Dealer can export (a player gets 403, an outsider
-404), and the Dealer sees every hand anyway. A conflict no longer points at the fight it
+Conflicts (version 2) come back: the engine's state, checked by the engine's own loader and
+written back in its shape (the phase must be the state's, every hand has one seat), seats
+pointing at the file's characters, the timeline, "Deal again" links, and a finished conflict's
+replay states if the file has them (without them it simply has no replay). Only the Dealer can
+export (a player gets 403, an outsider 404). A conflict no longer points at the fight it
 settled (R32): fights are not imported. Each engine state is written on one line.
+
+Secrets never leave a running table (R10, issue 28; the Rulings page says it too). A finished
+conflict (done, folded, cancelled) is written whole: R10 makes all of its cards public. A
+conflict still being played is written *sealed* (``conflicts.engine.restore.sealed``): each
+card nobody may see yet is ``"??"`` — how many, never which — and there is no deck order, no
+salt, no commitment and no replay; only the lays on the table after the reveal stay. Bringing
+one back (import or restore) deals every hidden card again from a fresh shuffle into the same
+places, under a new salt and commitment, whatever the file says they are (``"??"``, or cards
+from an older file or a forged one), and writes a timeline line saying so
+(``conflicts.engine.restore.redealt``): no file can choose a card in a hand or the deck. Fights
+are written as their public record only, and saloon games not at all.
+
+Every state a file brings is read by the engine's loader, which checks each value the screens
+read (``conflicts.engine.serial``); then, in the import's own transaction, every conflict's
+panels are made for every kind of viewer — the Dealer, each player with a hand, a player
+watching, the shared screen — and a finished one's replay at every step
+(``exchange.showing``). A state some page cannot show refuses the file: nothing is written.
 
 Besides the fields of the first sketch of the format, the file carries ``left_play_at``,
 ``started_at`` and ``ended_at``, so a backup keeps them. It does not carry invitations (their
@@ -60,7 +77,8 @@ which conflict a ledger row came from, nor the conflicts' move keys (a double-cl
 
 Character keys are made from the names ("clara-hardin"; a second "Jim" is "jim-2") and every
 list is written in a fixed order, so export → import → export gives the same file: exactly,
-when the slug is free where the file is imported; otherwise only ``campaign.slug`` differs.
+when the slug is free where the file is imported (otherwise ``campaign.slug`` differs), but for
+a running conflict, which comes back dealt again: one more timeline line and version.
 
 The file's structure (fields, types, lengths, ranges) is a JSON Schema, draft 2020-12:
 ``exchange/schema/campaign.schema.json``, which any JSON Schema tool can check a file with; a

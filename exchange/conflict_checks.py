@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.deck import new_salt, system_rng
 from characters.models import Character
+from conflicts.engine.restore import redealt
 from conflicts.engine.serial import state_from_data, state_to_data
+from conflicts.models import Conflict
 from exchange.plan import PlannedConflict, PlannedLine
 from exchange.reading import DB_INT_MAX, EARLIEST, Checker, name_at, range_words, shown
 
@@ -21,11 +24,16 @@ def line_checked(c: Checker, line: dict[str, Any], path: str) -> PlannedLine:
     )
 
 
-def _state(c: Checker, raw: Any, path: str) -> dict[str, Any] | None:
+def _state(c: Checker, raw: Any, path: str, *, running: bool = False) -> dict[str, Any] | None:
     """The engine's state as its own loader reads it (conflicts.engine.serial), written back
-    in its own shape; ``None`` (and a problem) if the engine cannot load it."""
+    in its own shape; ``None`` (and a problem) if the engine cannot load it. A ``running``
+    conflict's hidden cards are dealt again from a fresh shuffle under a new salt, whatever the
+    file says they are (R10: ``conflicts.engine.restore``)."""
     try:
-        data = state_to_data(state_from_data(raw))
+        if running:
+            data = state_to_data(redealt(raw, system_rng(), new_salt()))
+        else:
+            data = state_to_data(state_from_data(raw))
     except RecursionError:
         c.fail(path, "is nested too deeply to be a conflict's state")
         return None
@@ -89,7 +97,11 @@ def conflict_checked(
         wanted = f"must be the place of an earlier conflict (0–{index - 1}), got {previous}"
         c.fail(f"{path}.previous", wanted if index else "the first conflict has no previous one")
         previous = None
-    state = _state(c, obj["state"], f"{path}.state")
+    # R10 (issue 28): a conflict still being played comes back with its hidden cards dealt
+    # again. Its state says whether it is (a file whose phase says otherwise is refused below).
+    raw = obj["state"]
+    running = (raw.get("phase") if isinstance(raw, dict) else phase) not in Conflict.OVER
+    state = _state(c, obj["state"], f"{path}.state", running=running)
     pids: list[str] = []
     hand_kinds: dict[str, str] = {}
     if state is not None:
@@ -134,7 +146,9 @@ def conflict_checked(
         timeline.append(line)
 
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    for n, snap in enumerate(obj.get("snapshots", [])):  # the replay: optional
+    # The replay: optional; a running conflict's starts again at its restore (its states would
+    # hold hands no file may choose).
+    for n, snap in enumerate([] if running else obj.get("snapshots", [])):
         where = f"{path}.snapshots[{n}]"
         at = snap["version"]
         if at > version:
@@ -161,4 +175,5 @@ def conflict_checked(
         seats=seats,
         timeline=timeline,
         snapshots=snapshots,
+        redealt=running and state is not None and state["deck"] is not None,
     )

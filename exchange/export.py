@@ -13,6 +13,8 @@ from django.utils.text import slugify
 from campaigns.models import Campaign
 from characters.models import Character
 from characters.rules import ATTRIBUTES
+from conflicts.engine.restore import sealed
+from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict
 from exchange.reading import FORMAT, VERSION
 from fights.selectors import fight_data
@@ -121,12 +123,18 @@ def fights_export(campaign: Campaign) -> list[dict[str, Any]]:
 
 
 def conflicts_export(campaign: Campaign, keys: dict[int, str]) -> list[dict[str, Any]]:
-    """Every conflict, oldest first, with its seats, timeline and replay states.
+    """Every conflict, oldest first, with its seats, timeline and, once it is over, its replay
+    states.
 
-    Hidden information (R10): ``state`` and each snapshot's ``state`` hold EVERY hand and the
-    deck's order. Only the Dealer may export a campaign (the view refuses players with 403 and
-    outsiders with 404; tests/exchange/test_views.py holds that), and the Dealer may see every
-    hand, so the file carries them: without them a restored conflict could not be played on.
+    Hidden information (R10, issue 28): a file never carries a running conflict's secrets. A
+    conflict still being played is written ``sealed`` (``conflicts.engine.restore``): each
+    hidden card is "??" (how many, never which), and there is no stock order, no shuffle
+    order, no salt and no replay; only its public cards stay (the lays after the reveal). Not
+    even the Dealer's file holds them: the Dealer never sees the salt or the stock, and a file
+    travels. A restore or an import deals such a conflict's hidden cards again from a fresh
+    shuffle under a new commitment, said on its timeline (``exchange.conflict_checks``), so no
+    file can choose a card either. A finished conflict (done, folded, cancelled) is written
+    whole, replay included: R10 makes all of its cards public once it ends.
     "Deal again" (``previous``) points at an earlier conflict by its index in this list."""
     conflicts = sorted(
         Conflict.objects.filter(campaign=campaign)
@@ -144,7 +152,7 @@ def conflicts_export(campaign: Campaign, keys: dict[int, str]) -> list[dict[str,
             "previous": index.get(conflict.previous_id) if conflict.previous_id else None,
             "created_at": _when(conflict.created_at),
             "abandoned_at": _when(conflict.abandoned_at),
-            "state": conflict.state,  # every hand: see above
+            "state": _state(conflict),  # sealed while it runs: see above
             "seats": [
                 {
                     "pid": seat.pid,
@@ -166,10 +174,19 @@ def conflicts_export(campaign: Campaign, keys: dict[int, str]) -> list[dict[str,
             "snapshots": [
                 {"version": snap.version, "state": snap.state}
                 for snap in sorted(conflict.snapshots.all(), key=lambda s: s.version)
+                if conflict.is_over  # a running conflict's replay holds every hand
             ],
         }
         for conflict in conflicts
     ]
+
+
+def _state(conflict: Conflict) -> dict[str, Any]:
+    """The conflict's engine state as the file carries it: whole once it is over, sealed while
+    it runs (R10)."""
+    if conflict.is_over:
+        return dict(conflict.state)
+    return sealed(state_from_data(conflict.state))
 
 
 def _character(character: Character, key: str) -> dict[str, Any]:

@@ -27,8 +27,9 @@ from campaigns.models import (
 from characters.models import Character, ChipEntry, Knack
 from conflicts.models import Conflict, Event, Seat, Snapshot
 from exchange.checks import campaign_plan
-from exchange.plan import Plan
-from exchange.reading import ImportRefused
+from exchange.plan import RESTORER, Plan, redeal_line
+from exchange.reading import MAX_PROBLEMS, ImportRefused
+from exchange.showing import unshowable
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,9 @@ def _write(
     )
     _write_conflicts(plan, campaign=campaign, dealer=dealer, made=made, sessions=sessions,
                      known=known)  # fmt: skip
+    # Every page of every conflict shows, for every viewer, or nothing is written (issue 28).
+    if problems := unshowable(campaign, dealer):
+        raise ImportRefused(problems[:MAX_PROBLEMS])
 
 
 def write_characters(
@@ -336,6 +340,10 @@ def _write_conflicts(
     ``created_at`` itself."""
     written: list[Conflict] = []
     for planned in plan.conflicts:
+        if planned.redealt:  # R10: a running conflict's hidden cards were dealt again; say so
+            planned.values["version"] += 1
+            planned.timeline.append(redeal_line(planned, at=timezone.now()))
+            planned.snapshots = [(planned.values["version"], planned.values["state"])]
         conflict = Conflict.objects.create(
             campaign=campaign,
             session=sessions.get(planned.session) if planned.session else None,
@@ -357,7 +365,7 @@ def _write_conflicts(
                 conflict=conflict,
                 seq=line.seq,
                 version=line.version,
-                actor=known.get(line.actor or ""),
+                actor=dealer if line.actor == RESTORER else known.get(line.actor or ""),
                 text=line.text,
             )
             for line in planned.timeline

@@ -55,6 +55,8 @@ class PlannedConflict:
     seats: list[tuple[str, str | None, str]]  # pid, character key, goal
     timeline: list[PlannedLine]
     snapshots: list[tuple[int, dict[str, Any]]]  # version, engine state
+    # A running conflict past the Deal whose hidden cards were dealt again (R10, issue 28).
+    redealt: bool = False
 
 
 @dataclass
@@ -66,3 +68,25 @@ class Plan:
     notes: list[tuple[str, str]] = field(default_factory=list)
     sessions: list[PlannedSession] = field(default_factory=list)
     conflicts: list[PlannedConflict] = field(default_factory=list)
+
+
+RESTORER = "\x00restorer"  # a line's actor: whoever writes the file in (no username is it)
+
+
+def redeal_line(planned: PlannedConflict, *, at: dt.datetime) -> PlannedLine:
+    """The timeline line of a running conflict whose hidden cards a restore dealt again (R10,
+    issue 28): after the file's last line, at the conflict's new version."""
+    state = planned.values["state"]
+    kept = " The lays already on the table stay." if state["phase"] == "resolution" else ""
+    return PlannedLine(
+        at=at,
+        actor=RESTORER,
+        text=(
+            "Restored from a campaign file in the middle of the hand. No file carries a running "
+            "conflict's hidden cards (R10): every one was shuffled afresh and dealt again, and "
+            f"each hand, the stock and the discard pile keep their sizes.{kept} New shuffle "
+            f"commitment {state['commitment'][:16]}…"
+        ),
+        seq=max((line.seq for line in planned.timeline), default=0) + 1,
+        version=planned.values["version"],
+    )

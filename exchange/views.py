@@ -15,6 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.access import dealer_membership_for
 from campaigns.models import Campaign
+from campaigns.once import MadeAndGone, made_once
+from dustdevils.idempotency import key_of
 from dustdevils.types import HtmxHttpRequest
 from exchange.api import (
     ImportRefused,
@@ -48,16 +50,26 @@ def import_new(request: HtmxHttpRequest) -> HttpResponse:
     form = CampaignFileForm(request.POST, request.FILES) if posted else CampaignFileForm()
     if posted and form.is_valid():
         dealer = cast(User, request.user)  # logged in: login_required
-        try:
+        warnings: list[str] = []
+
+        def make() -> Campaign:
             # Only staff may seat the file's other members; anyone else's import seats them
             # alone (nobody is seated without consent, issue 19 #2).
             result = campaign_import(
                 form.cleaned_data["data"], dealer=dealer, seat_members=dealer.is_staff
             )
+            warnings.extend(result.warnings)
+            return result.campaign
+
+        try:  # once per form: the same upload sent again finds the campaign it made
+            campaign = made_once(user=dealer, key=key_of(request.POST), make=make)
         except ImportRefused as refused:
             form.refuse(refused)
+        except MadeAndGone as error:
+            form.add_error(None, str(error))
         else:
-            return _done(request, result, f"Imported “{result.campaign.name}”: you deal it.")
+            result = ImportResult(campaign, tuple(warnings))
+            return _done(request, result, f"Imported “{campaign.name}”: you deal it.")
     return render(request, "exchange/import.html", {"form": form})
 
 

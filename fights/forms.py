@@ -19,6 +19,8 @@ from cards.dice import Opposed, opposed, parse_dice
 from cards.errors import IllegalMove
 from characters.models import Character
 from characters.selectors import in_play as characters_in_play
+from dustdevils.idempotency import key_field
+from dustdevils.parsing import whole_number
 from fights.engine import action_deck as engine
 from fights.models import FightSeat
 from fights.services import DEALER_MOVES, ExtrasSpec, JoinSpec, Move, TNRoll, cid_of
@@ -250,6 +252,9 @@ class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
         return f"Session {obj.number}"
 
 
+POT_MAX = 1_000  # chips of one colour: a draw takes one of them all at random (R27)
+
+
 def parse_pot(text: str) -> list[tuple[str, int]]:
     """ "white 10, red 5, blue 3" → [("white", 10), ("red", 5), ("blue", 3)] (R27)."""
     pot = []
@@ -257,11 +262,13 @@ def parse_pot(text: str) -> list[tuple[str, int]]:
         words = part.split()
         if not words:
             continue
-        if len(words) < 2 or not words[-1].isdigit():
+        count = whole_number(words[-1], maximum=POT_MAX) if len(words) > 1 else None
+        if count is None:
             raise forms.ValidationError(
-                f"Write each chip colour with its count, like “white 10”; “{part.strip()}” is not."
+                f"Write each chip colour with its count (0 to {POT_MAX:,}), like “white 10”; "
+                f"“{part.strip()[:40]}” is not."
             )
-        pot.append((" ".join(words[:-1]), int(words[-1])))
+        pot.append((" ".join(words[:-1]), count))
     return pot
 
 
@@ -272,7 +279,11 @@ def parse_extras(text: str) -> list[ExtrasSpec]:
         words = raw.split()
         if not words:
             continue
-        size = int(words[0]) if words[0].isdigit() else 1
+        size = whole_number(words[0]) if words[0].isdecimal() else 1
+        if size is None:  # digits, but not a number a line of extras can have
+            raise forms.ValidationError(
+                f"“{raw.strip()[:40]}”: a line of extras has 1 to 50 members."
+            )
         dice = "1d6"
         if len(words) > 1 and "d" in words[-1].lower() and words[-1][-1].isdigit():
             dice = words[-1]
@@ -291,6 +302,7 @@ class FightCreateForm(forms.Form):
     """The Dealer starts a fight: who (PCs, NPCs, lines of extras), who is surprised (R26), the
     card cap (R23) and the Fate pot (R27)."""
 
+    key = key_field()  # the form's idempotency key: twenty identical posts start one fight
     title = forms.CharField(max_length=160, required=False, label="Title")
     session = SessionChoiceField(
         queryset=GameSession.objects.none(), label="Session", empty_label=None

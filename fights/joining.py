@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from campaigns.models import Campaign
+from dustdevils.parsing import an_id
 
 if TYPE_CHECKING:
     from conflicts.models import Conflict
@@ -21,10 +22,11 @@ def conflict_to_fight(conflict_id: str, campaign: Campaign) -> Conflict | None:
 
     if not conflict_id:
         return None
-    if not conflict_id.isdigit():
+    pk = an_id(conflict_id)
+    if pk is None:
         raise Http404("No such conflict in this campaign.")
     return get_object_or_404(
         Conflict.objects.select_related("campaign").prefetch_related("seats"),
-        pk=int(conflict_id),
+        pk=pk,
         campaign=campaign,
     )

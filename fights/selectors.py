@@ -30,6 +30,7 @@ from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data
 from fights.models import Fight, FightEvent, FightSeat
 from fights.services import cid_of, combatant_basis, controlled_cids
+from tables.errors import readable
 
 Phase = engine.Phase
 PHASE_LABELS = {
@@ -202,7 +203,7 @@ def state_of(fight: Fight) -> engine.FightState:
     known = fight.__dict__.get("_parsed_state")
     if known is not None and known[0] is fight.state:
         return known[1]  # type: ignore[no-any-return]
-    state = state_from_data(fight.state)
+    state = readable(state_from_data, fight.state)  # 409 if it cannot be read
     fight.__dict__["_parsed_state"] = (fight.state, state)
     return state
 

@@ -19,6 +19,7 @@ from django_htmx.http import trigger_client_event
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
+from campaigns.once import MadeAndGone, made_once
 from characters.models import Character
 from dustdevils.types import HtmxHttpRequest
 from fights.forms import (
@@ -48,13 +49,16 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            fight = fight_create(
-                campaign=membership.campaign, actor=membership.user, session=d["session"],
-                title=d["title"], characters=form.chosen(), extras=d["extras"],
-                surprised=form.surprised(), cap=d["cap"], fate_pot=d["fate_pot"],
-                from_conflict=conflict,
+            fight = made_once(
+                user=membership.user, key=d["key"],
+                make=lambda: fight_create(
+                    campaign=membership.campaign, actor=membership.user, session=d["session"],
+                    title=d["title"], characters=form.chosen(), extras=d["extras"],
+                    surprised=form.surprised(), cap=d["cap"], fate_pot=d["fate_pot"],
+                    from_conflict=conflict,
+                ),
             )  # fmt: skip
-        except FightError as error:
+        except (FightError, MadeAndGone) as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"“{fight.title}” is on: everyone rolls Quickness.")

@@ -9,6 +9,8 @@ from django import forms
 from django.http import QueryDict
 
 from cards.deck import Card, CardParseError, parse_card
+from dustdevils.idempotency import key_field
+from dustdevils.parsing import an_id, posted_text, whole_number
 from saloon.engine import game as g
 from saloon.services import SaloonError
 from tables.forms import MoveForm, problem_of
@@ -17,10 +19,10 @@ MoveOf = Callable[[str], g.Move]
 
 
 def _int(data: QueryDict, name: str, missing: str) -> int:
-    raw = data.get(name, "").strip()
-    if not raw.lstrip("-").isdigit():
+    number = whole_number(data.get(name), minimum=None)
+    if number is None:
         raise SaloonError(missing)
-    return int(raw)
+    return number
 
 
 def _card(data: QueryDict, name: str, missing: str) -> Card:
@@ -31,14 +33,18 @@ def _card(data: QueryDict, name: str, missing: str) -> Card:
 
 
 def _text(data: QueryDict, name: str = "text") -> str:
-    return data.get(name, "")
+    """Posted text as a form field reads it: a NUL character is refused in plain words."""
+    try:
+        return posted_text(data, name)
+    except forms.ValidationError as error:
+        raise SaloonError(" ".join(error.messages)) from None
 
 
 def _prompt(data: QueryDict) -> MoveOf:
     """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary
     character picked from table 1, or a new one typed (``subject_other``)."""
-    chosen = data.get("subject", "").strip()
-    typed = data.get("subject_other", "").strip()
+    chosen = _text(data, "subject").strip()
+    typed = _text(data, "subject_other").strip()
     text = _text(data)
     up = _brought_up(data)
     if chosen.startswith("pid:"):
@@ -79,7 +85,7 @@ def _name(data: QueryDict) -> MoveOf:
 
 
 def _swap(data: QueryDict) -> MoveOf:
-    other = data.get("other", "")
+    other = _text(data, "other")
     return lambda pid: g.SwapWith(pid, other)
 
 
@@ -119,6 +125,33 @@ PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
     "raise": _plain(g.RaiseUnwanted), "lower": _plain(g.LowerUnwanted),
     "lower-host": _plain(g.LowerUnwanted), "continue": _continue,
 }  # fmt: skip
+
+
+class OneOffForm(forms.Form):
+    """A one-off table: its name (optional) and the form's idempotency key."""
+
+    name = forms.CharField(max_length=120, required=False, label="Name the table")
+    key = key_field()
+
+
+class NewGameForm(forms.Form):
+    """A new game: who plays (``player``: member ids) in which seats (``seat_<id>``), whether
+    each picks an archetype, and the form's idempotency key. Ids and seat numbers are read as
+    whole numbers the database can hold; anything else is left out."""
+
+    pick = forms.BooleanField(required=False)
+    key = key_field()
+
+    def seated(self) -> list[int]:
+        """The chosen members' ids, clockwise by their seat numbers (unnumbered last)."""
+        seats: list[tuple[int, int]] = []
+        posted = self.data.getlist("player") if isinstance(self.data, QueryDict) else []
+        for raw in posted:
+            user_id = an_id(raw)
+            if user_id is not None:
+                seat = whole_number(self.data.get(f"seat_{raw}"), minimum=None)
+                seats.append((99 if seat is None else seat, user_id))
+        return list(dict.fromkeys(user_id for _, user_id in sorted(seats)))
 
 
 class SaloonMoveForm(MoveForm):

@@ -20,6 +20,7 @@ from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine, SaloonSeat
 from saloon.services import seat_basis
+from tables.errors import readable
 
 STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
 _SUIT_RANK = {int(suit): rank for suit, rank in g.SUIT_ORDER.items()}
@@ -159,7 +160,7 @@ def _face(card: Card | None, seen: frozenset[Card]) -> Face | None:
 def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
     """The context of one viewer's screen. ``as_table``: the shared screen, public facts only,
     whoever looks."""
-    state = state_from_data(saloon.state)
+    state = readable(state_from_data, saloon.state)  # 409 if it cannot be read
     seat = None if as_table else seat_of(saloon, user)
     me = seat.pid if seat is not None else None
     seen = g.visible_cards(state, me)
@@ -333,7 +334,7 @@ def _lines(saloon: Saloon, state: g.SaloonState) -> list[SaloonLine]:
 def story_markdown(saloon: Saloon) -> str:
     """ "What we learned about the saloon": the characters, every question, cue, answer and
     tale in order, the ending — plain Markdown, with the credit the licence asks for."""
-    state = state_from_data(saloon.state)
+    state = readable(state_from_data, saloon.state)  # 409 if it cannot be read
     out = [
         "# What we learned about the saloon",
         "",

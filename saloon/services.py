@@ -17,7 +17,8 @@ from django.db import transaction
 
 from campaigns import streams as campaign_page
 from campaigns.models import Campaign, Membership
-from campaigns.services import campaign_create, invite_create
+from campaigns.once import invite_once
+from campaigns.services import campaign_create
 from cards.deck import system_rng
 from cards.errors import IllegalMove
 from saloon.engine import game as g
@@ -43,17 +44,18 @@ def oneoff_create(*, host: User, name: str = "") -> Campaign:
     return campaign_create(dealer=host, name=name, kind=Campaign.Kind.ONE_OFF)
 
 
-def oneoff_invite(*, membership: Membership) -> str:
+def oneoff_invite(*, membership: Membership, key: str = "") -> str:
     """A new single-use invitation link's token for a one-off table, made by its host (the
-    campaigns' own invitations: only the token's hash is stored, so it is shown once)."""
+    campaigns' own invitations: only the token's hash is stored, so it is shown once). Once per
+    form (``key``): the same form sent again shows the same link."""
     if not membership.campaign.is_one_off:
         raise SaloonError("A campaign's Dealer invites players on its Invitations page.")
     if not membership.is_dealer:
         raise SaloonError("Only the host of this table makes invitation links.")
-    _, token = invite_create(
-        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon"
-    )
-    return token
+    return invite_once(
+        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon",
+        key=key,
+    )  # fmt: skip
 
 
 def saloon_create(

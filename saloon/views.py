@@ -23,11 +23,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from dustdevils.idempotency import FreshKey
+from campaigns.once import MadeAndGone, made_once
+from campaigns.services import CampaignError
+from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
 from saloon.engine import game as g
 from saloon.engine import tables
-from saloon.forms import PARSERS, move_basics, parse_move
+from saloon.forms import PARSERS, NewGameForm, OneOffForm, move_basics, parse_move
 from saloon.models import Saloon
 from saloon.selectors import Game, lobby_members, saloon_view, saloons_of, story_markdown
 from saloon.services import (
@@ -40,14 +42,28 @@ from saloon.services import (
     saloon_line_strike,
     saloon_move,
 )
+from tables.forms import problem_of
 from tables.views import answer
 
 
 @login_required
 @require_POST
 def oneoff_new(request: HtmxHttpRequest) -> HttpResponse:
-    """Start a one-off table (no campaign needed); its lobby next, to invite the others."""
-    table = oneoff_create(host=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
+    """Start a one-off table (no campaign needed); its lobby next, to invite the others. Once
+    per form: the same form sent again finds the table the first made."""
+    form = OneOffForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, problem_of(form))
+        return redirect("home")
+    user: User = request.user  # type: ignore[assignment]
+    try:
+        table = made_once(
+            user=user, key=form.cleaned_data["key"],
+            make=lambda: oneoff_create(host=user, name=form.cleaned_data["name"]),
+        )  # fmt: skip
+    except CampaignError as error:  # its key's table is gone, or too many opened at once
+        messages.error(request, str(error))
+        return redirect("home")
     messages.success(request, f"{table.name} is open. Invite the others with links.")
     return redirect(table)
 
@@ -60,7 +76,7 @@ def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     (only its hash is stored), as a campaign's invitations are."""
     membership = membership_for(request.user, slug)
     try:
-        token = oneoff_invite(membership=membership)
+        token = oneoff_invite(membership=membership, key=key_of(request.POST))
     except SaloonError as error:
         raise PermissionDenied(str(error)) from None
     link = request.build_absolute_uri(reverse("campaigns:join", args=[token]))
@@ -118,23 +134,23 @@ def _list_context(membership: Membership, error: str = "", **extra: object) -> d
 @login_required
 @require_POST
 def saloon_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Start a game: 3–5 members, seated clockwise by the seat numbers given."""
+    """Start a game: 3–5 members, seated clockwise by the seat numbers given. Once per form:
+    the same form sent again finds the game the first started."""
     membership = membership_for(request.user, slug)
-    seats: list[tuple[int, int]] = []
-    for raw in request.POST.getlist("player"):
-        seat = request.POST.get(f"seat_{raw}", "").strip()
-        if raw.isdigit():
-            seats.append((int(seat) if seat.isdigit() else 99, int(raw)))
-    ids = [user_id for _, user_id in sorted(seats)]
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return render(request, "saloon/list.html", _list_context(membership, problem_of(form)))
+    ids = form.seated()
     users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
     try:
-        saloon = saloon_create(
-            campaign=membership.campaign,
-            actor=membership.user,
-            players=[users[i] for i in ids if i in users],
-            pick=request.POST.get("pick") == "on",
-        )
-    except SaloonError as error:
+        saloon = made_once(
+            user=membership.user, key=form.cleaned_data["key"],
+            make=lambda: saloon_create(
+                campaign=membership.campaign, actor=membership.user,
+                players=[users[i] for i in ids if i in users], pick=form.cleaned_data["pick"],
+            ),
+        )  # fmt: skip
+    except (SaloonError, MadeAndGone) as error:
         return render(request, "saloon/list.html", _list_context(membership, str(error)))
     messages.success(request, "Death enters the saloon.")
     return redirect(saloon)

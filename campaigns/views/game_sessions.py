@@ -49,7 +49,7 @@ def session_end(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
             actor=request.user,
             carry_over=form.cleaned_data["carry_over"],
             carry_over_ids=[c.pk for c in form.cleaned_data["carry_over_for"]],
-            in_play=request.POST.get("in_play", ""),
+            in_play=form.cleaned_data["in_play"],
         )
     except CampaignError as error:
         messages.error(request, str(error))

@@ -18,6 +18,7 @@ from campaigns import selectors, services
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.forms import InviteForm
 from campaigns.models import Invite, Membership
+from campaigns.once import invite_once
 from campaigns.services import CampaignError
 from campaigns.views.shared import AuthedRequest, go
 from dustdevils.types import HtmxHttpRequest
@@ -50,8 +51,9 @@ def invite_create(request: AuthedRequest, slug: str) -> HttpResponse:
     hash is stored, so there is nothing to show again after a redirect."""
     membership = dealer_membership_for(request.user, slug, "invite people")
     form = InviteForm(request.POST)
-    label = form.cleaned_data["label"] if form.is_valid() else ""
-    _, token = services.invite_create(campaign=membership.campaign, actor=request.user, label=label)
+    valid = form.is_valid()
+    label, key = (form.cleaned_data["label"], form.cleaned_data["key"]) if valid else ("", "")
+    token = invite_once(campaign=membership.campaign, actor=request.user, label=label, key=key)
     link = request.build_absolute_uri(reverse("campaigns:join", args=[token]))
     template = "campaigns/invites.html#invites" if request.htmx else "campaigns/invites.html"
     return render(request, template, _invites_page(membership, new_link=link, new_label=label))

@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.services import CampaignError
+from dustdevils.parsing import an_id
 from dustdevils.types import HtmxHttpRequest
 
 
@@ -41,8 +42,6 @@ def apply(form: BaseForm, action: Callable[[dict[str, Any]], object]) -> bool:
 
 
 def as_int(value: object) -> int:
-    """A posted id; 0 (which matches nothing) when it is not a whole number."""
-    try:
-        return int(str(value))
-    except ValueError:
-        return 0
+    """A posted id or number; 0 (which matches nothing) when it is not one the database can
+    hold (``dustdevils.parsing``)."""
+    return an_id(value) or 0

@@ -20,11 +20,13 @@ from campaigns.forms import (
     CampaignForm,
     DevilRatingForm,
     NoteForm,
+    NoteMoveForm,
     SessionEndForm,
     SessionPlanForm,
     WantedLinkForm,
 )
 from campaigns.models import GameSession, Membership, Note, WantedLink
+from campaigns.once import made_once
 from campaigns.services import CampaignError
 from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
@@ -71,7 +73,13 @@ def _section(
 def campaign_create(request: AuthedRequest) -> HttpResponse:
     form = CampaignForm(request.POST)
     created: list[Any] = []
-    if apply(form, lambda d: created.append(starters.campaign_start(dealer=request.user, **d))):
+
+    def start(d: dict[str, Any]) -> None:
+        key = d.pop("key")
+        make = lambda: starters.campaign_start(dealer=request.user, **d)  # noqa: E731
+        created.append(made_once(user=request.user, key=key, make=make))
+
+    if apply(form, start):
         messages.success(request, f"{created[0].name} is open. You are its Dealer.")
         return go(request, created[0].get_absolute_url())
     context = {"form": form, **selectors.home_tables(request.user)}
@@ -95,7 +103,10 @@ def detail(request: AuthedRequest, slug: str) -> HttpResponse:
 def note_create(request: AuthedRequest, slug: str) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "write prep notes")
     form = NoteForm(request.POST)
-    done = apply(form, lambda d: services.note_save(campaign=membership.campaign, **d))
+    done = apply(form, lambda d: made_once(
+        user=request.user, key=d.pop("key"),
+        make=lambda: services.note_save(campaign=membership.campaign, **d),
+    ))  # fmt: skip
     return _section(
         request, membership, "notes", done=done, **({} if done else {"note_form": form})
     )
@@ -107,9 +118,11 @@ def note_edit(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "edit prep notes")
     note = get_object_or_404(Note, pk=note_id, campaign=membership.campaign)
     form = NoteForm(request.POST or None, instance=note)
-    if request.method == "POST" and apply(
-        form, lambda d: services.note_save(campaign=membership.campaign, note=note, **d)
-    ):
+    if request.method == "POST" and apply(  # setting a note's words twice is setting them once
+        form, lambda d: services.note_save(
+            campaign=membership.campaign, note=note, title=d["title"], body=d["body"]
+        ),
+    ):  # fmt: skip
         return _section(request, membership, "notes", done=True)
     if request.htmx:  # edit in place: the notes section with this note's form open
         return _section(request, membership, "notes", done=False, editing=note.pk, edit_form=form)
@@ -129,8 +142,14 @@ def note_delete(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse
 def note_move(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "reorder prep notes")
     note = get_object_or_404(Note, pk=note_id, campaign=membership.campaign)
+    form = NoteMoveForm(request.POST)
     try:
-        services.note_move(note=note, direction=request.POST.get("direction", ""))
+        if not form.is_valid():
+            raise CampaignError("A note moves up or down.")
+        made_once(  # once per form: a double click moves the note one place, not two
+            user=request.user, key=form.cleaned_data["key"],
+            make=lambda: services.note_move(note=note, direction=form.cleaned_data["direction"]),
+        )  # fmt: skip
     except CampaignError as error:
         messages.error(request, str(error))
     return _section(request, membership, "notes", done=True)
@@ -142,7 +161,17 @@ def note_move(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
 def _save_link(
     membership: Membership, link: WantedLink | None
 ) -> Callable[[dict[str, Any]], object]:
-    return lambda d: services.wanted_link_save(campaign=membership.campaign, link=link, **d)
+    """A new link once per form (its key); an edit sets the same values however often."""
+
+    def save(d: dict[str, Any]) -> object:
+        key = d.pop("key", "")
+
+        def make() -> WantedLink:
+            return services.wanted_link_save(campaign=membership.campaign, link=link, **d)
+
+        return make() if link is not None else made_once(user=membership.user, key=key, make=make)
+
+    return save
 
 
 @login_required
@@ -194,7 +223,10 @@ def wanted_delete(request: AuthedRequest, slug: str, link_id: int) -> HttpRespon
 def session_plan(request: AuthedRequest, slug: str) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "plan sessions")
     form = SessionPlanForm(request.POST)
-    done = apply(form, lambda d: services.session_plan(campaign=membership.campaign, **d))
+    done = apply(form, lambda d: made_once(
+        user=request.user, key=d.pop("key"),
+        make=lambda: services.session_plan(campaign=membership.campaign, **d),
+    ))  # fmt: skip
     return _section(
         request, membership, "sessions", done=done, **({} if done else {"plan_form": form})
     )

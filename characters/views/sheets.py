@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
+from campaigns.once import MadeAndGone, made_once
 from characters import services
 from characters.forms import LeavePlayForm, SheetForm, sheet_initial
 from characters.history import character_history
@@ -35,6 +36,7 @@ from characters.selectors import (
 )
 from characters.services import CharacterError, chip_totals
 from characters.views.shared import edit_refusal, load, read_only, require
+from dustdevils.idempotency import key_of
 from dustdevils.types import HtmxHttpRequest
 
 T = TypeVar("T")
@@ -66,7 +68,10 @@ def character_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = SheetForm(request.POST or None, is_pc=True, players=players)
     if form.is_bound and form.is_valid():
         player = form.cleaned_data.get("player") or membership.user
-        character = _saved(form, lambda: _create(membership, form, Character.Kind.PC, player))
+        character = _saved(form, lambda: made_once(  # once per form: its key
+            user=membership.user, key=key_of(request.POST),
+            make=lambda: _create(membership, form, Character.Kind.PC, player),
+        ))  # fmt: skip
         if character is not None:
             _hint(request, form)
             if not character.approved:
@@ -84,7 +89,10 @@ def npc_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = dealer_membership_for(request.user, slug, "make non-player characters")
     form = SheetForm(request.POST or None, is_pc=False)
     if form.is_bound and form.is_valid():
-        character = _saved(form, lambda: _create(membership, form, Character.Kind.NPC, None))
+        character = _saved(form, lambda: made_once(  # once per form: its key
+            user=membership.user, key=key_of(request.POST),
+            make=lambda: _create(membership, form, Character.Kind.NPC, None),
+        ))  # fmt: skip
         if character is not None:
             _hint(request, form)
             return _to_sheet(request, character, "is in the story")
@@ -197,6 +205,9 @@ def _saved(form: forms.Form, save: Callable[[], T]) -> T | None:
     """Run a service; its refusal goes onto the form, field by field, and nothing is saved."""
     try:
         return save()
+    except MadeAndGone as error:  # the form was sent before, and what it made is gone since
+        form.add_error(None, str(error))
+        return None
     except CharacterError as error:
         for problem in error.problems or (Problem("", str(error)),):
             if isinstance(form, SheetForm):

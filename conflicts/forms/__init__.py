@@ -5,8 +5,8 @@
 - ``setup``: setting a conflict up (``ConflictCreateForm``).
 """
 
-from conflicts.forms.moves import ACTIONS, AdviceForm, MoveForm
+from conflicts.forms.moves import ACTIONS, AdviceForm, MoveForm, NarrateForm
 from conflicts.forms.setup import ConflictCreateForm
 from tables.forms import problem_of
 
-__all__ = ["ACTIONS", "AdviceForm", "ConflictCreateForm", "MoveForm", "problem_of"]
+__all__ = ["ACTIONS", "AdviceForm", "ConflictCreateForm", "MoveForm", "NarrateForm", "problem_of"]

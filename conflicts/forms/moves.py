@@ -19,6 +19,8 @@ from characters.rules import ATTRIBUTE_LABELS, ATTRIBUTE_SUITS, ATTRIBUTES
 from conflicts.engine import conflict as engine
 from conflicts.models import Seat
 from conflicts.services import DEALER_MOVES, ConflictError
+from dustdevils.idempotency import key_field
+from dustdevils.parsing import an_id
 from tables.forms import MoveForm as KitMoveForm
 
 ATTRIBUTE_CHOICES = [(a, f"{ATTRIBUTE_SUITS[a]} {ATTRIBUTE_LABELS[a]}") for a in ATTRIBUTES]
@@ -125,9 +127,10 @@ class DrawForm(HandForm):
 
 def own_knack(seat: Seat | None, knack_id: str) -> Knack:
     """R13, R19a: one of the seat's character's knacks, as rated now."""
-    if seat is None or seat.character_id is None or not knack_id.isdigit():
+    pk = an_id(knack_id)
+    if seat is None or seat.character_id is None or pk is None:
         raise ConflictError("Choose one of the character's own knacks.")
-    knack = Knack.objects.filter(pk=int(knack_id), character_id=seat.character_id).first()
+    knack = Knack.objects.filter(pk=pk, character_id=seat.character_id).first()
     if knack is None:
         raise ConflictError("Choose one of the character's own knacks.")
     return knack
@@ -154,6 +157,14 @@ class ApproveKnackForm(NameKnackForm):
     """R13: the Dealer approves the knack named, or changes it (also in advance)."""
 
     move_type: ClassVar[type] = engine.ApproveKnack
+
+
+class NarrateForm(forms.Form):
+    """The narration written down (issue 18): its words (a NUL character is refused) and the
+    form's idempotency key, so a double click writes it once."""
+
+    text = forms.CharField(required=False, strip=False, label="Narration")
+    key = key_field()
 
 
 class AdviceForm(forms.Form):

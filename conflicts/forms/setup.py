@@ -32,6 +32,10 @@ class SeatRow:
     goal: forms.BoundField
     side: forms.BoundField
 
+    @property
+    def fields(self) -> tuple[forms.BoundField, ...]:
+        return (self.take, self.goal, self.side)
+
 
 class ConflictCreateForm(forms.Form):
     """The Dealer's set-up: title, Stakes (R18), who takes part and on which side (R14), the
@@ -52,10 +56,15 @@ class ConflictCreateForm(forms.Form):
     session = SessionChoiceField(
         queryset=GameSession.objects.none(), required=False, label="Session",
         empty_label="No session",
+        # A session ended (or removed) since the form was loaded: say so, never a bare refusal.
+        error_messages={"invalid_choice": "That session has ended or is gone since this page "
+                        "was loaded: choose another, or no session."},
     )  # fmt: skip
     recovery_character = forms.ModelChoiceField(
         queryset=Character.objects.none(), required=False, label="Recovery conflict for",
         empty_label="Not a recovery conflict",
+        error_messages={"invalid_choice": "That character has nothing to recover now (or has "
+                        "left play): choose another."},
     )  # fmt: skip
     recovery_points = forms.IntegerField(
         min_value=1, max_value=20, required=False, label="Points to recover"

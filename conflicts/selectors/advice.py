@@ -6,7 +6,9 @@ same R10 set that decides every card it shows: the hands' sizes (public), the ca
 hand this viewer may see, and the other cards this viewer may see (their discards). No hidden
 card is in it, so two viewers who may see the same cards get the same odds input, whatever the
 hidden cards are. The opponents' model is stated on the Rulings page (R10, ``cards.odds``).
-Values are kept in the shared cache while the input stays the same."""
+Values are kept in the shared cache while the input stays the same, under an HMAC of the input
+(the conflict and the seat within it) and holding no card: the advice's discards are kept as
+places in the hand (issue 28)."""
 
 from __future__ import annotations
 
@@ -131,10 +133,11 @@ def _table_key(conflict_id: int, pid: str, table: Table) -> str:
     # An HMAC under the secret key, not a plain hash: whoever can list the cache's keys (a
     # shared Redis) cannot test guesses of a hand against them (issue 19 #4). The text is the
     # whole odds input: a value is only ever that input's.
+    # The conflict and the seat are inside the HMAC too: a key names neither (issue 28).
     opponents = ";".join(f"{o.size}:{format_cards(o.known)}" for o in table.opponents)
-    texts = f"{format_cards(table.hand)}|{format_cards(table.out)}|{opponents}"
+    texts = f"{conflict_id}|{pid}|{format_cards(table.hand)}|{format_cards(table.out)}|{opponents}"
     digest = salted_hmac("conflicts.odds", texts, algorithm="sha256").hexdigest()[:32]
-    return f"conflict-odds:{conflict_id}:{pid}:{digest}"
+    return f"conflict-odds:{digest}"
 
 
 def hand_odds(conflict_id: int, p: engine.Participant, opposing: TableView, show: Any) -> Odds:
@@ -177,7 +180,9 @@ def hand_advice(
     opponents as the meter, or None when it is not cached and ``compute`` is off."""
     table = odds_table(opposing, p.pid)
     key = f"{_table_key(conflict_id, p.pid, table)}:advice:{limit}"
-    cached: list[tuple[list[str], int]] | None = cache.get(key)
+    # Each option's discards as places in the hand, never as cards (issue 28): the shared
+    # cache holds no card of anyone's hand.
+    cached: list[tuple[list[int], int]] | None = cache.get(key)
     if cached is None and compute:
         # R10: a deck run dry is refilled from the discards; the estimate draws only unseen
         # cards, so it weighs at most as many discards as there are unseen cards to spare.
@@ -185,9 +190,10 @@ def hand_advice(
         n_choices = sum(comb(len(table.hand), k) for k in range(capped + 1))
         deals = max(ADVICE_MIN_DEALS, min(ADVICE_DEALS, ADVICE_WORK // n_choices))
         options = discard_advice(table, capped, deals=deals, rng=_rng())
-        cached = [([c.text for c in o.discards], o.estimate.percent) for o in options[:3]]
+        place = {c: n for n, c in enumerate(table.hand)}
+        cached = [([place[c] for c in o.discards], o.estimate.percent) for o in options[:3]]
         cache.set(key, cached, CACHE_SECONDS)
     if cached is None:
         return None
-    by_text = {c.text: c for c in table.hand}
-    return [([by_text[t] for t in texts], pct) for texts, pct in cached]
+    hand = table.hand
+    return [([hand[n] for n in places if 0 <= n < len(hand)], pct) for places, pct in cached]

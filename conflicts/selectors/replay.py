@@ -22,6 +22,7 @@ from conflicts.models import Conflict, Snapshot
 from conflicts.reads import TableRead
 from conflicts.selectors.rows import PHASE_LABELS, CardView, card_view, display_order
 from conflicts.services import controlled_pids_among
+from tables.errors import readable
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def replay_view(
     conflict = data.conflict
     index = max(0, min(index, len(snapshots) - 1))
     snapshot = snapshots[index]
-    state = state_from_data(snapshot.state)
+    state = readable(state_from_data, snapshot.state)
     mine = controlled_pids_among(data.seats, membership)
     dealer = membership.is_dealer
     seen = engine.visible_cards(state, mine, dealer=dealer, ended=conflict.is_over)  # R10

@@ -245,10 +245,13 @@ def _current_values(
 NARRATION_MAX = 2000
 
 
-def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> Conflict:
+def conflict_narrate(
+    *, conflict_id: int, membership: Membership, text: str, key: str = ""
+) -> Conflict:
     """Narration is written down (issue 18): once the lays are on the table and the narration
     settled (R8, R16), its holder's player — or the Dealer — types what they narrated; it goes
-    on the timeline, under the result. Not a move of the engine: no card, no chip."""
+    on the timeline, under the result. Not a move of the engine: no card, no chip. ``key``,
+    the form's idempotency key, writes it once however often the form is sent."""
     text = " ".join(text.split())
     if not text:
         raise ConflictError("Write what was narrated first.")
@@ -271,7 +274,7 @@ def conflict_narrate(*, conflict_id: int, membership: Membership, text: str) -> 
         )
 
     conflict: Conflict = table_move(
-        CONFLICTS, table_id=conflict_id, where={"campaign_id": membership.campaign_id}, key="",
+        CONFLICTS, table_id=conflict_id, where={"campaign_id": membership.campaign_id}, key=key,
         based_on=Basis(None), apply=write,
     ).row  # fmt: skip
     return conflict

@@ -275,21 +275,28 @@ async def _safety_net(table: LiveTable[Any]) -> None:
     """The slow poll under the broadcaster, ONE per process and kind, not one per screen: every
     ``LIVE_POLL_SECONDS`` (a sixth of it, at least 1 s, while Redis is away) read the versions
     of every table of this kind with a screen open here, in one query, and announce the ones
-    that moved — so an announcement Redis lost still reaches every screen."""
+    that moved — so an announcement Redis lost still reaches every screen. Its sleep ends early
+    when Redis's health flips (``live.HEALTH``): when Redis goes down the fast poll starts at
+    once, not after the rest of a slow poll's sleep (issue 28)."""
     versions = in_worker(lambda ids: list(table.versions(ids)))
-    while True:
-        poll = seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
-        await asyncio.sleep(poll if live.redis_healthy() else max(1.0, poll / 6))
-        ids = sorted(table.open_here())
-        if not ids:
-            continue
-        try:
-            moved = await versions(ids)
-        except Exception as error:  # noqa: BLE001 — the database is away: try again later
-            log.warning("live: the safety-net poll of %s failed (%s)", table.kind, error)
-            continue
-        for table_id, version in moved:
-            live.deliver(table.channel(table_id), version)
+    health = live.Updates(f"{table.kind}:safety-net", watch_health=True)  # no move is sent here
+    try:
+        while True:
+            poll = seconds("LIVE_POLL_SECONDS", POLL_SECONDS)
+            await health.next(timeout=poll if live.redis_healthy() else max(1.0, poll / 6))
+            health.drain()
+            ids = sorted(table.open_here())
+            if not ids:
+                continue
+            try:
+                moved = await versions(ids)
+            except Exception as error:  # noqa: BLE001 — the database is away: try again later
+                log.warning("live: the safety-net poll of %s failed (%s)", table.kind, error)
+                continue
+            for table_id, version in moved:
+                live.deliver(table.channel(table_id), version)
+    finally:
+        health.close()
 
 
 def ensure_safety_net(table: LiveTable[Any]) -> None:

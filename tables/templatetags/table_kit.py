@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
 from dustdevils.idempotency import FreshKey
 
@@ -43,3 +44,10 @@ def move_form(
         "scope": scope,
         "basis": (context.get("bases") or {}).get(scope, "") if scope else "",
     }
+
+
+@register.simple_tag
+def form_key() -> str:
+    """``{% form_key %}``: a create or change form's idempotency key, fresh each time it is
+    printed (``dustdevils.idempotency``): the same form sent twice is done once."""
+    return format_html('<input type="hidden" name="key" value="{}">', FreshKey())

@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Campaign, DevilRating, Invite, Membership
+from campaigns.once import made_once
 from campaigns.recovery import session_recover
-from campaigns.services import campaign_create, invite_create, session_plan
+from campaigns.services import campaign_create, invite_create, note_save, session_plan
 from characters.models import Character, ChipEntry
 from exchange.starters import load_hanged_man
 
@@ -37,6 +38,10 @@ def table(dealer: User, player_a: User) -> Campaign:
     jim = campaign.characters.get(name='"Gentleman" Jim Harris')
     DevilRating.objects.create(session=session, character=jim, rating=3, set_by=player_a)
     invite_create(campaign=campaign, actor=dealer, label="for Zeke")
+    # A create form's key (issue 28): the note its form made.
+    made_once(
+        user=dealer, key="a-form", make=lambda: note_save(campaign=campaign, title="Mine", body="")
+    )
     # A session played and ended with Jim hurt: its log, snapshots, recovery and history (R22).
     session_start(campaign=campaign, actor=dealer)
     Character.objects.filter(pk=jim.pk).update(hand_current=1)

@@ -160,3 +160,31 @@ def test_a_stud_is_named_as_the_dealer_named_it(name: str, words: str) -> None:
     )
     seen = engine.visible_cards(state, {"jim"}, dealer=False)
     assert advice.reckons_against(advice.table_view(state, seen), "jim") == words
+
+
+def test_the_shared_cache_holds_no_card_under_keys_that_name_no_conflict_nor_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 28: the advisor's values in the shared cache (Redis, in production) held the
+    player's cards in plain text under keys naming the conflict and the seat. Now a key is an
+    HMAC of the whole input, and the advice's discards are places in the hand."""
+    stored: dict[str, Any] = {}
+    monkeypatch.setattr(advice.cache, "get", lambda key, default=None: stored.get(key, default))
+    monkeypatch.setattr(
+        advice.cache, "set", lambda key, value, *a, **kw: stored.update({key: value})
+    )
+    monkeypatch.setattr(advice, "ADVICE_DEALS", 100)
+    state = posse("A♠ A♥ K♠ K♥ Q♠ Q♥ J♠ J♥", "2♣ 2♦ 4♠ 5♠ 6♠", "8♣ 8♦ 10♠ 10♥ RJ")
+    view = advice.table_view(state, engine.visible_cards(state, {"jim"}, dealer=False))
+    jim = state.participant("jim")
+    advice.hand_odds(4242, jim, view, None)
+    advised = advice.hand_advice(4242, jim, view, 2, compute=True)
+
+    assert stored
+    texts = {card.text for card in FULL_DECK}
+    for key, value in stored.items():
+        assert "4242" not in key
+        assert "jim" not in key
+        assert not any(text in repr(value) for text in texts)
+    # Read back from the cache alone: the same advice, cards and all.
+    assert advice.hand_advice(4242, jim, view, 2, compute=False) == advised

@@ -194,15 +194,17 @@ def test_a_player_cannot_bid_chips_another_player_holds_R16(
 def test_the_rulings_page_shows_the_readings_made_of_unclear_text(client: Client) -> None:
     """Issue 15: the table sees why (R3 five of a kind, R6 high cards card by card, R14
     Difficulty inside the winning side; issue 30: R13, the odds meter's opponents; issue 26:
-    R32, a conflict that turns into a gunfight), and the new wording of R13, R16 and R22."""
+    R32, a conflict that turns into a gunfight; issue 28: R10, campaign files), and the new
+    wording of R13, R16 and R22."""
     html = client.get("/rulings/").content.decode()
-    assert html.count("Our reading.") == 7  # R26's Guts dice, R33's ended fight (issue 27)
+    assert html.count("Our reading.") == 8  # R26's Guts dice, R33's ended fight, R10's campaign files
     for expected in (
         "so does the app",  # R3
         "compares them card by card",  # R6
         "even on the winning side",  # R14
         "every other hand still in play",  # R13: the odds meter
         "the fight settles it",  # R32
+        "no file can choose a card",  # R10: campaign files
         "call now",  # R13
         "withdraw it until the Dealer closes the bids",  # R16
         "no other size is accepted",  # R22
