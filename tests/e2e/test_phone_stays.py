@@ -144,8 +144,10 @@ def assert_on_screen(page: Page, selector: str, before: dict[str, Any], label: s
     now = where(page, selector)
     assert now["top"] is not None, f"{label}: no {selector} on the page"
     tall = now["bottom"] - now["top"] > now["height"]
-    seen = 0 <= now["top"] < now["height"] - 40 if tall else (
-        now["top"] >= 0 and now["bottom"] <= now["height"]
+    seen = (
+        0 <= now["top"] < now["height"] - 40
+        if tall
+        else (now["top"] >= 0 and now["bottom"] <= now["height"])
     )
     assert seen, f"{label}: {selector} is not on the screen: {now} (before the tap: {before})"
     if before["y"] < before["max"] - 80:
@@ -300,7 +302,8 @@ def test_a_live_update_keeps_the_ticked_cards(
     expect(page.locator(f"{hand} [data-pick-count]")).to_contain_text("3 of 4")
     # What the player looks at stays put: the button they are about to tap has not moved.
     now = discard.bounding_box()
-    assert at is not None and now is not None
+    assert at is not None
+    assert now is not None
     assert abs(now["y"] - at["y"]) < 30, f"the live update moved the form: {at} -> {now}"
     assert_on_screen(page, f"{hand} form.draw-form button[name=stand]", before, "live update")
     tap_move(page, discard)
