@@ -231,10 +231,11 @@ def test_a_draw_keeps_the_players_new_hand_on_the_screen(
     tick(page, hand, 2)
     tap_move(page, discard)
     caught_up(page, "#conflict-main", drawing.version)
-    expect(page.locator("#conflict-main .notice-line")).to_contain_text("Abe Slade")
     shoot(page, f"conflict-draw-{'laptop' if laptop else 'phone'}")
     assert_on_screen(page, f"{hand} .hand", before, "conflict draw")
     assert_on_screen(page, f"{hand} .discards", before, "conflict draw")
+    # The answer's message came too (it says what the move did).
+    expect(page.locator("#conflict-main .notice-line")).to_contain_text("Abe Slade")
     no_csp_violations(page)
 
 
@@ -282,35 +283,39 @@ def test_a_refused_draw_says_why_and_keeps_the_ticked_cards(
     no_csp_violations(page, abe, desk)
 
 
-def test_a_live_update_keeps_the_ticked_cards(
+def test_a_live_update_keeps_the_cards_ticked_and_the_knack_picked(
     app_url: str, drawing: ConflictTable, player_a: User, player_b: User, pc_a: Any, pc_b: Any,
     open_screen: Any,
 ) -> None:  # fmt: skip
-    hand = f"#hand-{pid_of(pc_a)}"
-    page = open_screen(player_a, app_url + drawing.url)
-    bess = open_screen(player_b, app_url + drawing.url)
-    discard = page.locator(hand).get_by_role("button", name="Discard and draw")
-    before = bring_to_middle(page, discard)
-    chosen = tick(page, hand, 3)
-    at = discard.bounding_box()
+    hand = f"#hand-{pid_of(pc_b)}"
+    page = open_screen(player_b, app_url + drawing.url)
+    abe = open_screen(player_a, app_url + drawing.url)
+    knack = page.locator(f"{hand} select[name=knack]")
+    knack.select_option(label="Ridin' 3")  # what her Draw plays to, before asking the Dealer
+    stand = page.locator(hand).get_by_role("button", name="Stand pat")
+    before = bring_to_middle(page, stand)
+    chosen = tick(page, hand, 2)
+    at = stand.bounding_box()
     version = drawing.version
-    bess.locator(f"#hand-{pid_of(pc_b)}").get_by_role("button", name="Stand pat").click()
+    abe.locator(f"#hand-{pid_of(pc_a)}").get_by_role("button", name="Stand pat").click()
     caught_up(page, "#conflict-main", version + 1)
     expect(page.locator("#conflict-main .roster-panel")).to_contain_text("done drawing")
     shoot(page, "conflict-live-update-phone")
     assert ticked(page, hand) == chosen
-    expect(page.locator(f"{hand} [data-pick-count]")).to_contain_text("3 of 4")
-    # What the player looks at stays put: the button they are about to tap has not moved.
-    now = discard.bounding_box()
+    expect(page.locator(f"{hand} [data-pick-count]")).to_contain_text("2 of 0")
+    expect(knack).to_have_value(str(pc_b.knacks.get(name="Ridin'").pk))
+    # What the player looks at stays put: the button below the cards has not moved.
+    now = stand.bounding_box()
     assert at is not None
     assert now is not None
     assert abs(now["y"] - at["y"]) < 30, f"the live update moved the form: {at} -> {now}"
     assert_on_screen(page, f"{hand} form.draw-form button[name=stand]", before, "live update")
-    tap_move(page, discard)
+    # She asks the Dealer for Ridin': that form's move goes through; the cards stay ticked.
+    tap_move(page, page.locator(hand).get_by_role("button", name="Ask the Dealer"))
     caught_up(page, "#conflict-main", version + 2)
-    discarded = drawing.state().participant(pid_of(pc_a)).discarded
-    assert sorted(c.text for c in discarded) == sorted(chosen)
-    no_csp_violations(page, bess)
+    expect(page.locator(f"{hand} .knack-step")).to_contain_text("Waiting for the Dealer")
+    assert ticked(page, hand) == chosen
+    no_csp_violations(page, abe)
 
 
 # --- A fight: Quickness and Act -----------------------------------------------------------------
@@ -336,7 +341,7 @@ def test_a_typed_quickness_total_outlives_a_live_update_and_its_result_is_on_the
     app_url: str, gunfight: FightTable, player_a: User, player_b: User, pc_a: Any, pc_b: Any,
     open_screen: Any,
 ) -> None:  # fmt: skip
-    mine = f"#mine-{cid_of(pc_a)}"
+    mine = f'[data-mine="{cid_of(pc_a)}"]'
     page = open_screen(player_a, app_url + gunfight.url)
     bess = open_screen(player_b, app_url + gunfight.url)
     slow_answers(page)
@@ -345,7 +350,7 @@ def test_a_typed_quickness_total_outlives_a_live_update_and_its_result_is_on_the
     page.locator(f"{mine} input[name=total]").fill("13")
     page.locator(f"{mine} input[name=bust]").check()
     # Bess types hers meanwhile: the live update keeps Abe's total and his tick.
-    theirs = bess.locator(f"#mine-{cid_of(pc_b)}")
+    theirs = bess.locator(f'[data-mine="{cid_of(pc_b)}"]')
     theirs.locator("input[name=total]").fill("7")
     theirs.get_by_role("button", name="Use this total").click()
     caught_up(page, "#fight-main", gunfight.version)
@@ -370,7 +375,7 @@ def test_acting_keeps_the_players_line_on_the_screen(
         gunfight.ok(dealer, "quickness", cid=cids[who], total=total)
     rig(gunfight.fight, "RJ 9♣ 3♦ K♥ 4♣ Q♠ 7♦ J♦ 2♥")
     gunfight.ok(dealer, "deal")  # K♥ (Bess) comes up first
-    mine = f"#mine-{cids['bess']}"
+    mine = f'[data-mine="{cids["bess"]}"]'
     page = open_screen(player_b, app_url + gunfight.url)
     slow_answers(page)
     act = page.locator(f"{mine} [data-up]").get_by_role("button", name="Act", exact=True)
@@ -378,9 +383,9 @@ def test_acting_keeps_the_players_line_on_the_screen(
     page.locator(f"{mine} [data-up] input[name=text]").fill("Bess shoots the lamp out")
     tap_move(page, act)
     caught_up(page, "#fight-main", gunfight.version)
-    expect(page.locator("#fight-main .notice-line")).to_contain_text("Bess shoots the lamp out")
     shoot(page, "fight-act-phone")
     assert_on_screen(page, mine, before, "fight act")
+    expect(page.locator("#fight-main .notice-line")).to_contain_text("Bess shoots the lamp out")
     no_csp_violations(page)
 
 
@@ -410,10 +415,10 @@ def test_discarding_pairs_keeps_the_players_next_step_on_the_screen(
     tap_move(page, button)
     saloon.refresh_from_db()
     caught_up(page, "#saloon-main", saloon.version)
-    expect(page.locator("#now")).to_contain_text("Waiting for")
-    expect(page.locator("#saloon-main .message--success")).to_be_attached()
+    expect(page.locator("#saloon-main .now")).to_contain_text("Waiting for")
     shoot(page, "saloon-discard-phone")
-    assert_on_screen(page, "#now", before, "saloon discard")
+    assert_on_screen(page, "#saloon-main .now", before, "saloon discard")
+    expect(page.locator("#saloon-main .message--success")).to_be_attached()
     no_csp_violations(page)
 
 
@@ -430,7 +435,7 @@ def test_an_answer_typed_outlives_a_live_update_and_the_next_step_is_on_the_scre
     url = app_url + saloon.get_absolute_url()
     page = open_screen(people[answerer], url)
     them = open_screen(people[other], url)
-    button = page.locator("#now").get_by_role("button", name="I answered")
+    button = page.locator("#saloon-main .now").get_by_role("button", name="I answered")
     before = bring_to_middle(page, button)
     page.locator("#answer-text").fill("It was for the gold, and for my sister.")
     # Someone else names their character meanwhile: the live update keeps the text typed.
@@ -446,7 +451,7 @@ def test_an_answer_typed_outlives_a_live_update_and_the_next_step_is_on_the_scre
     saloon.refresh_from_db()
     caught_up(page, "#saloon-main", saloon.version)
     shoot(page, "saloon-answer-phone")
-    assert_on_screen(page, "#now", before, "saloon answer")
+    assert_on_screen(page, "#saloon-main .now", before, "saloon answer")
     said = SaloonLine.objects.filter(saloon=saloon, kind=SaloonLine.Kind.ANSWER)
     assert said.filter(said__contains="for my sister").exists()
     no_csp_violations(page, them)
