@@ -89,6 +89,28 @@
     if (node.id === "move-error" && reasonFor && reasonFor.isConnected) return false;
   };
 
+  // A form with a field named "attributes" (the conflict's Deal: two attributes) hides its own
+  // attribute list behind that field — form.attributes IS the field — and idiomorph reads that
+  // list. Such a form is morphed here instead: its attributes one by one, then its content by a
+  // morph of its own (with the same callbacks: the player's choices stay).
+  function hidden(el) {
+    return el.nodeType === 1 && !(el.attributes instanceof NamedNodeMap);
+  }
+  callbacks.beforeNodeMorphed = function (old, now) {
+    if (!hidden(old) && !hidden(now)) return;
+    var element = Element.prototype;
+    var names = element.getAttributeNames.call(now);
+    element.getAttributeNames.call(old).forEach(function (name) {
+      if (names.indexOf(name) === -1) element.removeAttribute.call(old, name);
+    });
+    names.forEach(function (name) {
+      var value = element.getAttribute.call(now, name);
+      if (element.getAttribute.call(old, name) !== value) element.setAttribute.call(old, name, value);
+    });
+    Idiomorph.morph(old, Array.prototype.slice.call(now.childNodes), { morphStyle: "innerHTML" });
+    return false;
+  };
+
   // --- The answer to a move -------------------------------------------------------------------
 
   document.addEventListener("htmx:beforeRequest", function (event) {
