@@ -165,7 +165,7 @@
   function showReason(panel, form) {
     var reason = panel.querySelector("[data-move-error]");
     if (!reason) return;
-    if (form.isConnected && panel.contains(form)) {
+    if (form.isConnected && panel.contains(form) && !stuck(panel, form)) {
       reason.id = "move-error"; // an id of its own: a morph never turns it into another line
       form.parentNode.insertBefore(reason, form);
       reasonFor = form;
@@ -188,7 +188,7 @@
   // the top of the panel, such as the saloon's Unwanted card); when it is taller than the
   // screen, its top goes to the top.
   function keepInView(panel, first, last) {
-    if (!first) return;
+    if (!first || stuck(panel, first)) return; // what is stuck to the screen is on it
     var top = first.getBoundingClientRect().top;
     var bottom = (last || first).getBoundingClientRect().bottom;
     var margin = 8;
@@ -200,14 +200,22 @@
     if (by) window.scrollBy({ top: by, left: 0, behavior: "instant" });
   }
 
-  function stuckHeight(panel) {
-    var height = 0;
-    Array.prototype.forEach.call(panel.children, function (child) {
-      var style = window.getComputedStyle(child);
-      if (style.position === "sticky" || style.position === "fixed") {
-        height = Math.max(height, child.offsetHeight + (parseFloat(style.top) || 0));
-      }
+  // The panel's parts that stick to the top of the screen (the saloon's Unwanted card).
+  function stickers(panel) {
+    return Array.prototype.filter.call(panel.children, function (child) {
+      var position = window.getComputedStyle(child).position;
+      return position === "sticky" || position === "fixed";
     });
-    return height;
+  }
+
+  function stuck(panel, el) {
+    return stickers(panel).some(function (sticker) { return sticker.contains(el); });
+  }
+
+  function stuckHeight(panel) {
+    return stickers(panel).reduce(function (height, sticker) {
+      var top = parseFloat(window.getComputedStyle(sticker).top) || 0;
+      return Math.max(height, sticker.offsetHeight + top);
+    }, 0);
   }
 })();
