@@ -1,8 +1,13 @@
 """The one way a table's move view answers (every game's ``act`` ends here).
 
 htmx: the viewer's main panel as the table is now, with the message — what the move did, or
-why it was refused — swapped in place of the old one; without JavaScript: post/redirect/get,
-the message flashed. A game supplies how to render its panel (``screen``) and its page's URL.
+why it was refused — morphed into the old one (idiomorph: only what changed is patched, so the
+scroll, the focus and what the player ticked or typed in other forms stay), and the event
+``move-answered`` (``{"panel": id, "refused": bool}``) for the browser's table kit
+(``static/js/moves.js``): a refused move keeps the player's choices and shows its reason next to
+the form; a move that went through keeps the mover's hand, result or next control on the
+screen. Without JavaScript: post/redirect/get, the message flashed. A game supplies how to
+render its panel (``screen``) and its page's URL.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django_htmx.http import trigger_client_event
 
 Screen = Callable[[str, str], HttpResponse]  # (notice, error) -> the main panel
 
@@ -23,10 +29,12 @@ def answer(
     """The answer to a move (see the module docstring). ``panel``: the main panel's id."""
     if getattr(request, "htmx", False):
         response = screen(notice, error)
-        # After your own move, show the panel's top: the message, then what comes next (a
-        # refresh from the stream keeps the scroll where it is).
-        response["HX-Reswap"] = f"outerHTML show:#{panel}:top"
-        return response
+        # No scrolling by htmx: the page stays where the player is (moves.js brings the
+        # mover's own part of the panel into view, or the reason next to the refused form).
+        response["HX-Reswap"] = "morph:outerHTML show:none"
+        return trigger_client_event(
+            response, "move-answered", {"panel": panel, "refused": bool(error)}
+        )
     if error:
         messages.error(request, error)
     elif notice:

@@ -8,6 +8,7 @@ test modules.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -186,7 +187,11 @@ def test_it_says_no_plainly_and_changes_nothing_R10(table: Table, dealer: User, 
     if htmx:
         assert response.status_code == 200
         assert "The cards have not been dealt yet." in response.content.decode()
-        assert response["HX-Reswap"] == "outerHTML show:#conflict-main:top"  # the message
+        # Morphed in place, no scrolling by htmx; the browser's kit shows the reason by the form.
+        assert response["HX-Reswap"] == "morph:outerHTML show:none"
+        said = json.loads(response["HX-Trigger"])
+        assert said == {"move-answered": {"panel": "conflict-main", "refused": True}}
+        assert "data-move-error" in response.content.decode()
     else:
         assert response.status_code == 302
         assert "The cards have not been dealt yet." in table.messages(dealer)

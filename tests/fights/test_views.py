@@ -5,6 +5,7 @@ page's timeline and the Rulings page."""
 
 from __future__ import annotations
 
+import json
 from html import unescape
 from typing import Any
 
@@ -58,7 +59,10 @@ def test_a_move_with_htmx_answers_the_main_panel_with_the_message(
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="fight-main"')
     assert "Abe Slade rolls 13 for Quickness: 3 cards." in html
-    assert response["HX-Reswap"].startswith("outerHTML")
+    assert response["HX-Reswap"] == "morph:outerHTML show:none"  # patched in place, no scroll
+    assert json.loads(response["HX-Trigger"]) == {
+        "move-answered": {"panel": "fight-main", "refused": False}
+    }
 
 
 def test_a_player_may_not_send_a_dealers_move(table: FightTable, player_a: User) -> None:

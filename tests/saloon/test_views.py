@@ -5,6 +5,7 @@ stale forms and double clicks, and the Markdown story."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -181,6 +182,11 @@ def test_htmx_gets_the_panel_back_with_the_refusal(
     assert body.lstrip().startswith('<div id="saloon-main"')
     assert "turn to draw" in body
     assert "message--error" in body
+    assert "data-move-error" in body  # the browser moves the reason next to the form
+    assert response["HX-Reswap"] == "morph:outerHTML show:none"
+    assert json.loads(response["HX-Trigger"]) == {
+        "move-answered": {"panel": "saloon-main", "refused": True}
+    }
 
 
 def nothing_written(saloon: Saloon, client: Client, data: dict[str, Any], action: str) -> str:
