@@ -17,7 +17,7 @@ from dustdevils.idempotency import MoveKeyBase
 
 class Fight(models.Model):
     """One fight, from the first Quickness roll to its end. ``state`` is
-    ``fight_serial.state_to_data`` of the engine's ``FightState``."""
+    ``fights.engine.serial.state_to_data`` of the engine's ``FightState``."""
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="fights"
