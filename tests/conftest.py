@@ -4,9 +4,10 @@ Tests marked ``postgres``, ``redis`` or ``e2e`` skip (saying which variable to s
 service is not configured. Under CI (``CI`` set) they FAIL instead: CI must run everything.
 
 The run (docs/testing.md): ``make test`` runs pytest-xdist workers, each with its own test
-database and its own Redis database and namespace (``tests/settings.py``); the longest tests
-go first (``pytest_collection_modifyitems``); Hypothesis runs the ``dev`` profile unless told
-otherwise (``ci`` under CI), and browser tests take screenshots only with ``E2E_SCREENSHOTS=1``.
+database and its own Redis database and namespace (``tests/settings.py``); the longest tests go
+first (``pytest_collection_modifyitems``, by the last run's durations); Hypothesis runs the
+``dev`` profile unless told otherwise (``ci`` under CI); browser tests take screenshots only
+with ``E2E_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations
@@ -93,23 +94,62 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 # --- The run ------------------------------------------------------------------------------------
 
 
+DURATIONS_KEY = "dustdevils/durations"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest tests first (browser tests, then those marked ``slow``), so that pytest-xdist
-    hands them out at the start and no worker is left with a long one at the end. Every worker
-    collects the same order (xdist requires it): the sort is stable and reads only markers."""
+    """The longest tests first, so that pytest-xdist hands them out at the start and no worker
+    is left alone with a long one at the end: by the seconds each took in the last run
+    (``.pytest_cache``), else browser tests, then those marked ``slow``, then the rest. Every
+    worker must collect the same order (xdist checks it): they all read the same cache, which
+    only the controller writes, once the run is over.
 
-    def weight(item: pytest.Item) -> int:
+    The tests of a module that share a module-scoped fixture (a Celery worker, a served
+    database, 2.6 million hands counted) go to one worker, in a row (``--dist loadgroup``), so
+    the fixture is made once, not once per worker or per interruption."""
+    for item in items:
+        if _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    cache = getattr(config, "cache", None)
+    took: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+
+    def guess(item: pytest.Item) -> float:
+        if item.nodeid in took:
+            return took[item.nodeid]
         if item.get_closest_marker("e2e"):
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2
+            return 30.0
+        return 5.0 if item.get_closest_marker("slow") else 0.0
 
-    items.sort(key=weight)
+    items.sort(key=lambda item: -guess(item))
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        defs and defs[-1].scope in ("class", "module", "package") and defs[-1].baseid
+        for defs in info.name2fixturedefs.values()
+    )
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Every test's seconds, setup and teardown included (under xdist the controller hears
+    every worker's reports)."""
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """pytest's exit code 5 means no test ran at all: say so plainly (``make test`` fails on
     it too), so a filter or a path that matches nothing never passes for a green run."""
     controller = not hasattr(session.config, "workerinput")
+    cache = getattr(session.config, "cache", None)
+    if controller and cache is not None and _durations:
+        cache.set(DURATIONS_KEY, cache.get(DURATIONS_KEY, {}) | _durations)
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and controller:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
