@@ -26,7 +26,7 @@ How a service drives a fight
    deal), ``Leave(cid)`` takes a fallen one out (its cards to the discards), ``SetCap`` lifts a
    cap (R23) and ``Abandon`` drops an extended action (R26).
 
-The service stores ``fight_serial.state_to_data(state)`` (checked on load: the 54 cards), writes
+The service stores ``serial.state_to_data(state)`` (checked on load: the 54 cards), writes
 ``Outcome.events`` as public timeline lines and ``Outcome.secrets`` as lines for the Dealer and
 the players they name, and renders each viewer from ``view_for(state, viewer, dealer=...)``.
 

@@ -33,6 +33,7 @@ from exchange.api import (
 )
 from tests.conflicts.test_replay import _play_to_the_end
 from tests.conflicts.test_views import Table, dealt, posse, quick_odds, table
+from tests.conftest import depth
 from tests.exchange.conftest import model_counts
 
 pytestmark = pytest.mark.django_db
@@ -401,7 +402,9 @@ JSON_VALUES = st.one_of(
 
 
 @settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(100),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_an_import_with_any_conflict_value_changed_never_fails_other_than_by_refusing(
