@@ -43,7 +43,7 @@ from saloon.services import (
     saloon_move,
 )
 from tables.forms import problem_of
-from tables.views import answer
+from tables.views import answer, version_answer
 
 
 @login_required
@@ -163,6 +163,20 @@ def detail(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
     """A seated player's phone; anyone else in the campaign watches the public facts."""
     saloon = _load(request, slug, saloon_id)
     return _screen(request, saloon)
+
+
+@login_required
+@require_GET
+def version(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
+    """The client's safety-net poll (the table kit's): 204 while the game stands still, else
+    its version and "saloon-moved". Never a card."""
+    membership = membership_for(request.user, slug)  # 404 for non-members
+    current = (
+        Saloon.objects.filter(pk=saloon_id, campaign=membership.campaign)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return version_answer(request, current=current, event="saloon-moved")
 
 
 @login_required

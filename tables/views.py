@@ -40,3 +40,18 @@ def answer(
     elif notice:
         messages.success(request, notice)
     return redirect(url)
+
+
+def version_answer(request: HttpRequest, *, current: int | None, event: str) -> HttpResponse:
+    """The client's safety-net poll under the live stream (``tables/_poll.html``): 204 while
+    the table stands still at the version the page has (``?v=``); else its version, and the
+    htmx event ``event`` on which the page refreshes its main panel. Never a card; 404 for a
+    table the viewer cannot see (``current`` None)."""
+    from django.http import Http404, JsonResponse
+    from django_htmx.http import trigger_client_event
+
+    if current is None:
+        raise Http404("No such table in this campaign.")
+    if request.GET.get("v") == str(current):
+        return HttpResponse(status=204)
+    return trigger_client_event(JsonResponse({"version": current}), event, {"version": current})
