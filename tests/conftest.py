@@ -139,13 +139,17 @@ _durations: dict[str, float] = {}
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Every test's seconds, setup and teardown included (under xdist the controller hears
-    every worker's reports)."""
-    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+    every worker's reports; a grouped test's id comes with ``@<group>``, which is cut off)."""
+    nodeid = report.nodeid
+    if nodeid.rfind("@") > nodeid.rfind("]"):
+        nodeid = nodeid[: nodeid.rfind("@")]
+    _durations[nodeid] = _durations.get(nodeid, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """pytest's exit code 5 means no test ran at all: say so plainly (``make test`` fails on
-    it too), so a filter or a path that matches nothing never passes for a green run."""
+    """Keep this run's durations for the next one's order. And pytest's exit code 5 means no
+    test ran at all: say so plainly (``make test`` fails on it too), so a filter or a path that
+    matches nothing never passes for a green run."""
     controller = not hasattr(session.config, "workerinput")
     cache = getattr(session.config, "cache", None)
     if controller and cache is not None and _durations:
@@ -163,8 +167,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def _screenshots_only_when_asked() -> Iterator[None]:
     """The browser tests save screenshots of every screen they check (tests/e2e/artifacts/):
-    for people to look at, never compared. Full-page screenshots are most of those tests' time
-    (a whole fight takes ~170), so they are taken only with ``E2E_SCREENSHOTS=1``."""
+    for people to look at, never compared. Full-page screenshots were most of those tests' time
+    (a whole fight takes ~170 of them), so they are taken only with ``E2E_SCREENSHOTS=1``."""
     if not _e2e_enabled() or os.environ.get("E2E_SCREENSHOTS", "").strip() == "1":
         yield
         return
