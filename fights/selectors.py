@@ -5,10 +5,8 @@ viewer's picture of the fight and turns only that into the context: other combat
 appear as counts, a sleeve as one face-down card, an NPC's or extras' cards are the Dealer's
 alone, the deck's order never appears, and a secret timeline line reaches only the Dealer and the
 players of the player characters it names. The table view (the shared screen) is the view of
-nobody in particular: public facts only, even when the Dealer looks at it.
-
-A fight's read is one ORM queryset (``load_fight``): the row with its campaign and session, its
-seats with their characters, its timeline with the actors.
+nobody in particular: public facts only, even when the Dealer looks at it. A fight's read is one
+ORM queryset (``load_fight``): the row, campaign, session, seats and timeline.
 """
 
 from __future__ import annotations

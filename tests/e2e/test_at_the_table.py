@@ -172,8 +172,8 @@ def test_the_screens_this_work_changed_fit_a_phone(
 
         player.goto(f"{app_url}/c/{slug}/characters/{pc_a.pk}/edit/")
         expect(player.locator("#id_hand")).to_have_attribute("readonly", "")
-        player.locator("#id_trait_1").fill("Fast")
-        expect(player.locator(".tally__hints")).to_contain_text("could say more", timeout=LIVE)
+        # Issue 27: once approved, the traits are locked like the ratings (a trait is +1 card, R11).
+        expect(player.locator("#id_trait_1")).to_have_attribute("readonly", "")
         player.locator("#id_trait_1").scroll_into_view_if_needed()
         fits(player, "sheet-form-locked-player-phone")
 
