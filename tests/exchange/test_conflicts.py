@@ -452,9 +452,7 @@ def test_a_conflict_in_play_goes_on_after_the_import(
 
 
 @pytest.mark.slow
-def test_a_long_campaigns_own_file_imports_back_whole(
-    at_table: Campaign, dealer: User
-) -> None:
+def test_a_long_campaigns_own_file_imports_back_whole(at_table: Campaign, dealer: User) -> None:
     """A campaign of a year of evenings — 200 finished conflicts with their replays — exports to a
     file this table imports again (IMPORT_MAX_BYTES), in seconds: nothing of it is lost."""
     import copy
