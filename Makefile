@@ -57,8 +57,17 @@ run: $(INSTALLED) staticfiles/.collected
 seed-demo: $(INSTALLED)
 	@PORT=$(PORT) $(BIN)/python manage.py seed_demo
 
+# The suite in parallel: pytest-xdist, one worker per core (PYTEST_WORKERS=0: one process), each
+# with its own test database and Redis namespace (tests/settings.py). Property tests run at a
+# tenth of their depth unless HYPOTHESIS_PROFILE=ci (CI's; docs/testing.md). pytest's exit code
+# 5 (no test ran) fails, saying so.
+PYTEST_WORKERS ?= auto
+HYPOTHESIS_SHOWN = $(or $(HYPOTHESIS_PROFILE),$(if $(filter-out 0 false False no,$(CI)),ci,dev))
 test: $(INSTALLED)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	@echo "make test: pytest -n $(PYTEST_WORKERS); Hypothesis profile $(HYPOTHESIS_SHOWN)$(if $(filter dev,$(HYPOTHESIS_SHOWN)), (HYPOTHESIS_PROFILE=ci make test runs the property tests as deep as CI))"
+	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || status=$$?; \
+	  if [ $$status -eq 5 ]; then echo "make test: no test ran (pytest exit code 5)" >&2; fi; \
+	  exit $$status
 
 bench: $(INSTALLED)
 	$(BIN)/python -m tests.benchmarks $(BENCH)

@@ -220,6 +220,21 @@ def devil_ratings(session: GameSession, membership: Membership) -> list[DevilRat
     return rows
 
 
+def devils_to_set(session: GameSession | None, membership: Membership) -> list[Character]:
+    """R21: the member's own player characters in play with no Devil rating yet for the
+    session being played (the campaign page's call at a session's start)."""
+    if session is None or session.status != GameSession.Status.OPEN:
+        return []
+    return list(
+        session.campaign.characters.filter(
+            kind=Character.Kind.PC, player_id=membership.user_id, out_of_play=False,
+            approved=True,
+        )
+        .exclude(devil_ratings__session=session)
+        .order_by("name")
+    )  # fmt: skip
+
+
 # --- Following an invitation link -----------------------------------------------------------------
 
 

@@ -316,8 +316,8 @@ def assert_conserved(deck: Deck, *holdings: Iterable[Card]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The auditable shuffle (DESIGN.md): publish SHA-256(salt + deck order) at the deal, reveal the
-# salt when the conflict ends, and anyone can check the order was fixed from the start.
+# The auditable shuffle (docs/architecture.md): publish SHA-256(salt + deck order) at the deal,
+# reveal the salt when the conflict ends, and anyone can check the order was fixed from the start.
 
 
 def new_salt() -> str:

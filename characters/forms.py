@@ -62,7 +62,8 @@ class SheetForm(forms.Form):
     ``with_currents`` adds the current values (the Dealer editing an NPC, R29).
     ``bought`` is the points a PC bought with chips since creation (R15).
     ``locked``: a player editing their approved character — the ratings (attributes and
-    knacks) are the saved ones whatever the page sends; only the words change.
+    knacks) and the traits (+1 card each, R11) are the saved ones whatever the page sends;
+    only the other words change.
     """
 
     name = forms.CharField(
@@ -104,7 +105,7 @@ class SheetForm(forms.Form):
                     data.setlist(key, values)
             else:
                 data.update(self.data)
-            for name in ATTRIBUTES:
+            for name in (*ATTRIBUTES, "trait_1", "trait_2"):  # a trait is +1 card (R11)
                 data[name] = str(self.initial.get(name, ""))
             knacks = self.initial.get("knacks", [])
             data.setlist("knack_name", [k["name"] for k in knacks])

@@ -137,6 +137,12 @@ class Character(models.Model):
         return DiceSpec(max(1, self.hand_current), 6)
 
     @property
+    def guts_dice(self) -> DiceSpec:
+        """R26/R27 as the app reads them: a surprised character's Guts check rolls (Guts)d6,
+        the current Guts, at least one die (as Quickness is (Hand)d6)."""
+        return DiceSpec(max(1, self.guts_current), 6)
+
+    @property
     def is_important(self) -> bool:
         """An NPC with a Devil is important: it gets its own hand (R12)."""
         return bool(self.devil.strip())

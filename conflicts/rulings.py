@@ -23,11 +23,12 @@ class Ruling:
         return self.id
 
 
-CARDS, CONFLICT, SESSIONS, ACTION, CHARACTERS = (
+CARDS, CONFLICT, SESSIONS, ACTION, SALOON, CHARACTERS = (
     "Cards and hands",
     "The conflict",
     "Sessions",
     "The action deck (combat rounds)",
+    "Death Enters the Saloon",
     "Characters",
 )
 
@@ -258,6 +259,12 @@ RULINGS: tuple[Ruling, ...] = (
         "One card may go up the sleeve and be played before any action later. Interrupting "
         "takes an opposed Quickness roll. The surprised get no cards in the first round. "
         "Actions cost 0, 1 or more cards depending on their length.",
+        reading=(
+            "The rulebook asks the surprised for a TN 5 Guts check from the second round but "
+            "names no dice. The app rolls (Guts)d6 for a character — its current Guts, at "
+            "least one die, as Quickness is (Hand)d6 — and a line of extras' own dice; it rolls "
+            "once a round, and a total from real dice can still be typed in."
+        ),
     ),
     Ruling(
         "R27", "Dice and the Fate pot", ACTION,
@@ -281,6 +288,19 @@ RULINGS: tuple[Ruling, ...] = (
         "played, sleeved or passed; the sleeve stays, the rest is discarded.",
     ),
     Ruling(
+        "R33", "Readings where the action deck is silent", ACTION,
+        "The red joker ranks before the black; it never comes up in the countdown — its "
+        "holder plays it at will — and its Fate-pot draw stays secret until it is played. "
+        "Players never see where others' unplayed cards fall in the order. An opposed "
+        "Quickness roll that ties fails. One Quickness move per combatant per round. An "
+        "interrupt is aimed at the action under way — the card that is up — and the screen "
+        "says whose action that is.",
+        reading=(
+            "A fight ended once the next round's Quickness was rolled ended in that round, "
+            "before its deal: the timeline and the session say so, and count the rounds dealt."
+        ),
+    ),
+    Ruling(
         "R32", "Resolving an action", ACTION,
         "The app does not decide what an action does: you say it and the timeline records it. "
         "The Dealer may settle it with the dice roller against a TN, or with a Dust Devils "
@@ -295,6 +315,16 @@ RULINGS: tuple[Ruling, ...] = (
             "first (the Dealer finishes it, or folds it, R15), then the fight starts; one "
             "already over stays as it ended."
         ),
+    ),
+    Ruling(
+        "R34", "The saloon's readings", SALOON,
+        "Where Death Enters the Saloon is silent, the readings S1–S6 below stand, with these "
+        "corrections to the seed's letter: the brought-up player's extra question (up to "
+        "three) is lost only by asking a follow-up, never by passing one; a character is "
+        "brought up by the initial question, by its answer, or by a table-3 cue with or "
+        "without “***”; a struck initial question may be asked again. The host may lower the "
+        "Unwanted card too (the timeline says so), so an absent raiser cannot pause the table "
+        "for good.",
     ),
     Ruling(
         "R28", "Creating a player character", CHARACTERS,

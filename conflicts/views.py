@@ -13,11 +13,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
@@ -39,7 +39,7 @@ from dustdevils.idempotency import FreshKey
 from dustdevils.parsing import an_id, whole_number
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
-from tables.views import answer
+from tables.views import answer, version_answer
 
 
 @login_required
@@ -126,10 +126,7 @@ def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespon
     htmx event that makes the page refresh its main panel. Never a card."""
     membership = _member(request, slug)
     conflict = _conflict_of(membership, conflict_id)
-    if request.GET.get("v") == str(conflict.version):
-        return HttpResponse(status=204)
-    response = JsonResponse({"version": conflict.version})
-    return trigger_client_event(response, "conflict-moved", {"version": conflict.version})
+    return version_answer(request, current=conflict.version, event="conflict-moved")
 
 
 @never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
@@ -231,13 +228,19 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     index = step - 1 if step is not None else len(snapshots) - 1
     context = replay_view(read, snapshots, membership, index)
     context["links"] = conflict_links(membership.campaign.slug, conflict_id)
+    # Live until dealt again, as the conflict's own page (selectors.view: "live").
+    context["live"] = not read.continued_by
     return render(request, "conflicts/replay.html", context)
 
 
 @require_GET
 def rulings(request: HtmxHttpRequest) -> HttpResponse:
     """How the app reads each unclear rule (public: no login needed)."""
-    return render(request, "rulings.html", {"groups": rulings_text.grouped()})
+    # The saloon's S-readings sit beside R34 (saloon/engine/state.py says them to the table too).
+    from saloon.engine.state import READINGS as saloon_readings
+
+    context = {"groups": rulings_text.grouped(), "saloon_readings": saloon_readings}
+    return render(request, "rulings.html", context)
 
 
 # --- Helpers -----------------------------------------------------------------------------------

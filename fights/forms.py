@@ -70,6 +70,12 @@ class RollQuicknessForm(CombatantForm):
     move_type = engine.RollQuickness
 
 
+class RollGutsForm(CombatantForm):
+    """R26, R27: the app rolls the surprised combatant's Guts check (TN 5)."""
+
+    move_type = engine.RollGuts
+
+
 class GutsForm(CombatantForm):
     """R26: a surprised combatant's TN 5 Guts check, from round 2."""
 
@@ -223,6 +229,7 @@ ACTIONS: dict[str, type[FightMoveForm]] = {
     "quickness": QuicknessForm,
     "roll": RollQuicknessForm,
     "guts": GutsForm,
+    "roll-guts": RollGutsForm,
     "deal": DealForm,
     "act": ActForm,
     "sleeve": SleeveForm,

@@ -18,7 +18,7 @@ from fights.engine.action_deck import Phase
 
 class Fight(models.Model):
     """One fight, from the first Quickness roll to its end. ``state`` is
-    ``fight_serial.state_to_data`` of the engine's ``FightState``."""
+    ``fights.engine.serial.state_to_data`` of the engine's ``FightState``."""
 
     # The phases in which the fight has ended: THE definition of "over" (the "In play now"
     # banner, ``is_over``), like ``Conflict.OVER``.

@@ -101,6 +101,7 @@ class Line:
     needs_guts: bool
     has_red_joker: bool
     dice_spec: str = ""
+    guts_spec: str = ""  # R26: the dice the app rolls for a Guts check
     fate: list[str] = field(default_factory=list)
 
     @property
@@ -110,6 +111,11 @@ class Line:
     @property
     def kind_label(self) -> str:
         return {"pc": "PC", "npc": "NPC", "extras": "Extras"}[self.kind]
+
+    @property
+    def whose(self) -> str:
+        """The possessive, for the screen: "Jim’s card is up", "2 Deputies’ card is up"."""
+        return engine.possessive(self.name, self.kind == "extras" and self.size > 1, "\u2019")
 
 
 @dataclass(frozen=True)
@@ -220,7 +226,7 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         fate_by.setdefault(d.who, []).append(
             f"round {d.round}: {d.chip or 'nothing (the pot was empty)'}"
         )
-    quickness = {c.cid: c.quickness for c in state.combatants}  # public: the dice, not a card
+    dice = {c.cid: (c.quickness, c.guts or c.quickness) for c in state.combatants}  # public
     lines = []
     for c in view.combatants:
         visible_hand = c.hand
@@ -248,7 +254,8 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
                 needs_quickness=c.cid in needed and not c.surprised,
                 needs_guts=c.cid in needed and c.surprised,
                 has_red_joker=visible_hand is not None and RED_JOKER in visible_hand,
-                dice_spec=str(quickness[c.cid]),
+                dice_spec=str(dice[c.cid][0]),
+                guts_spec=str(dice[c.cid][1]),
                 fate=fate_by.get(c.cid, []),
             )
         )
@@ -272,7 +279,8 @@ def fight_view(fight: Fight, membership: Membership, *, as_table: bool = False) 
         "lines": lines,
         "my_lines": my_lines,
         "my_turn": up_line is not None and up_line.mine and role == "player",
-        "up": up_line,
+        "up": up_line,  # R33: whose action an interrupt hits (public: whose card is up)
+        "up_whose": up_line.whose if up_line is not None else "",
         "up_card": card_view(view.up_card) if view.up_card is not None else None,
         "order": [(names[cid], card_view(card), cid in mine) for cid, card in view.running_order],
         "table": [
@@ -360,6 +368,15 @@ class SessionFight:
 
     fight: Fight
     lines: list[TimelineLine]
+
+    @property
+    def badge(self) -> str:
+        """Where the fight stands; one ended in a round's Quickness says so (R31)."""
+        if not self.fight.is_over:
+            return f"round {self.fight.round}"
+        ended = [n.round for n in self.lines if n.text.startswith(engine.ENDS_BEFORE_A_DEAL)]
+        over = f"over in round {ended[-1]}, before its deal" if ended else ""
+        return over or f"over after round {self.fight.round}"
 
 
 def session_fights(session: GameSession, membership: Membership) -> list[SessionFight]:

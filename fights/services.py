@@ -141,6 +141,7 @@ def fight_create(
                     quickness=character.quickness,
                     cap=cap,
                     surprised=cid in surprised,
+                    guts=character.guts_dice,
                 )
             )
             seats.append(
@@ -357,7 +358,7 @@ def _join(
         kind = engine.CombatantKind.PC if character.is_pc else engine.CombatantKind.NPC
         combatant = engine.Combatant(
             cid, character.name, kind, quickness=character.quickness, cap=cap,
-            surprised=spec.surprised,
+            surprised=spec.surprised, guts=character.guts_dice,
         )  # fmt: skip
         if cid not in seats:
             seat = FightSeat(cid=cid, kind=kind.value, character=character, name=character.name)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import trigger_client_event
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
@@ -33,7 +32,7 @@ from fights.models import Fight
 from fights.selectors import fight_view, join_context, load_fight
 from fights.services import FightError, fight_create, fight_move
 from tables.forms import problem_of
-from tables.views import answer
+from tables.views import answer, version_answer
 
 
 @login_required
@@ -119,13 +118,7 @@ def version(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
         .values_list("version", flat=True)
         .first()
     )
-    if current is None:
-        raise Http404("No such fight in this campaign.")
-    if request.GET.get("v") == str(current):
-        return HttpResponse(status=204)
-    return trigger_client_event(
-        JsonResponse({"version": current}), "fight-moved", {"version": current}
-    )
+    return version_answer(request, current=current, event="fight-moved")
 
 
 @never_cache

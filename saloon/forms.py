@@ -46,11 +46,17 @@ def _prompt(data: QueryDict) -> MoveOf:
     chosen = _text(data, "subject").strip()
     typed = _text(data, "subject_other").strip()
     text = _text(data)
+    up = _brought_up(data)
     if chosen.startswith("pid:"):
         subject_pid = chosen.removeprefix("pid:")
-        return lambda pid: g.Prompt(pid, subject_pid=subject_pid, text=text)
+        return lambda pid: g.Prompt(pid, subject_pid=subject_pid, text=text, brought_up=up)
     subject = typed or chosen
-    return lambda pid: g.Prompt(pid, subject=subject, text=text)
+    return lambda pid: g.Prompt(pid, subject=subject, text=text, brought_up=up)
+
+
+def _brought_up(data: QueryDict) -> str:
+    """R34: the player whose character a table-3 cue without "***", or an answer, brings up."""
+    return data.get("brought_up", "").strip().removeprefix("pid:")
 
 
 def _discard(data: QueryDict) -> MoveOf:
@@ -94,8 +100,8 @@ def _shoot(data: QueryDict) -> MoveOf:
 
 
 def _answer(data: QueryDict) -> MoveOf:
-    text = _text(data)
-    return lambda pid: g.Answer(pid, text)
+    text, up = _text(data), _brought_up(data)
+    return lambda pid: g.Answer(pid, text, brought_up=up)
 
 
 def _follow_up(data: QueryDict) -> MoveOf:
@@ -116,7 +122,8 @@ PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
     "pick": _pick, "name": _name, "discard": _discard, "swap": _swap, "draw": _draw,
     "prompt": _prompt, "answer": _answer, "follow_up": _follow_up, "pass": _plain(g.Pass),
     "shoot": _shoot, "tell": _tell, "leave": _plain(g.Leave),
-    "raise": _plain(g.RaiseUnwanted), "lower": _plain(g.LowerUnwanted), "continue": _continue,
+    "raise": _plain(g.RaiseUnwanted), "lower": _plain(g.LowerUnwanted),
+    "lower-host": _plain(g.LowerUnwanted), "continue": _continue,
 }  # fmt: skip
 
 

@@ -35,6 +35,38 @@ class Game:
     mine: bool
 
 
+def _speech(state: g.SaloonState, me: str) -> tuple[str, str]:
+    """Who speaks now, as the seed names it (issue 27): this viewer's cue, and the table's."""
+    ending, holder = state.ending, state.doomed
+    if ending == g.Ending.DEATH_LEAVES:
+        table = f"{state.player(holder).name}, holding the black joker, describes Death’s exit."
+        mine = "Describe Death’s exit." if me == holder else "Tell a small vignette (if you wish)."
+        return (mine if me else "", f"{table} Each player may tell how their life changes.")
+    if ending in (g.Ending.TAKEN, g.Ending.SHOT):
+        dead = state.player(state.dead)
+        table = f"{dead.name} gives a short farewell and describes how Death takes them away."
+        if me == state.dead:
+            return "Your farewell: how Death takes you away.", table
+        if ending == g.Ending.SHOT:  # nothing else is added, but the shot that hit
+            duel = state.duel
+            shooter = duel.shooter if duel else ""
+            return ("Describe how your shot hits." if me == shooter else ""), table
+        return ("Tell a small vignette (if you wish)." if me else ""), table
+    if ending == g.Ending.VANISHED:
+        return "", "Both shots missed: each shooter describes how. Nothing else is added."
+    if me and state.is_safe(me) and not state.player(me).left:
+        return "You are safe: say briefly how you realise Death will leave you be.", ""
+    return "", ""
+
+
+def _is_host(saloon: Saloon, user: User | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return Membership.objects.filter(
+        campaign_id=saloon.campaign_id, user=user, role=Membership.Role.DEALER
+    ).exists()
+
+
 def saloons_of(campaign: Campaign, user: User | None = None) -> list[Game]:
     """The table's games, newest first (``mine``: ``user`` has a seat in it)."""
     rows = Saloon.objects.filter(campaign=campaign).prefetch_related("seats")
@@ -175,6 +207,13 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "doomed": _who(state, state.doomed),
         "unwanted": _who(state, state.unwanted),
         "can_lower": bool(me) and state.unwanted == me,
+        # R34: the host may lower it too (an absent raiser must not pause the table for good).
+        "can_lower_as_host": (
+            not as_table
+            and bool(state.unwanted)
+            and state.unwanted != me
+            and _is_host(saloon, user)
+        ),
         # S4: while the card is up, its raiser strikes any words, everyone else their own.
         "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
         "waiting_names": [state.player(pid).name for pid in waiting],
@@ -193,6 +232,7 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         else {"asked_count": len(turn.asked), "extra": turn.extra, "final": turn.final},
         "duel": None if duel is None else {"target": duel.target, "shooter": duel.shooter},
     }
+    context["my_cue"], context["speakers"] = _speech(state, me or "")
     context.update(_turn_context(state, me, seen))
     context.update(_setup_context(state, me, seen))
     context["lines"] = _lines(saloon, state)
@@ -241,6 +281,8 @@ def _turn_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) -
             for p in state.players
             if p.pid != turn.drawer and (turn.table == 3 or p.pid != state.doomed)
         ]
+        # R34: the answer to the initial question may bring a character up (the extra question)
+        out["may_bring_up"] = turn.step == g.Step.ANSWER and turn.table == 2 and not turn.asked
         out["secondary"] = [
             "the " + name for card, name in tables.TABLE_1.items() if card not in in_play
         ]
@@ -319,6 +361,9 @@ def story_markdown(saloon: Saloon) -> str:
             out.append(f"- {text}")
     if state.ending:
         out += ["", "## The ending", "", g.ENDING_TEXT[state.ending]]
+        if state.dead:  # who Death took, by name (issue 27)
+            dead = state.player(state.dead)
+            out += ["", f"Death took **{_md(dead.role)}**, played by {_md(dead.name)}."]
     out += ["", "---", "", tables.CREDIT, ""]
     return "\n".join(out)
 
@@ -330,7 +375,10 @@ def _story_rule(text: str) -> bool:
         return True
     if " draws the " in text or " discards " in text or "dealt" in text:
         return False
-    keep = ("Doomed", "safe", "duel", "shot", "Death", "leaves the saloon", "year and a day")
+    keep = (
+        "Doomed", "safe", "duel", "shot", "Death", "leaves the saloon", "year and a day",
+        "now plays",  # a year and a day later: the new archetype of the one Death took
+    )  # fmt: skip
     return any(k in text for k in keep)
 
 

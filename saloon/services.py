@@ -145,16 +145,26 @@ def saloon_move(
     key: str = "",
     basis: str = "",
     rng: random.Random | None = None,
+    as_host: bool = False,
 ) -> Saloon:
     """Apply one move, made by ``move(pid)`` with the mover's own seat (a form cannot act for
     someone else), through the table kit. Raises ``SaloonError`` (nothing changed) when
-    refused; returns the game unchanged for a repeated submit."""
+    refused; returns the game unchanged for a repeated submit. ``as_host``: the host (the
+    table's Dealer, seated or not) lowers the Unwanted card (R34)."""
     seat = seat_of(saloon_id, user)
+    if as_host:
+        if not Membership.objects.filter(
+            campaign=campaign, user=user, role=Membership.Role.DEALER
+        ).exists():
+            raise NotSeated("Only the host lowers the Unwanted card for the table.")
+        pid = seat.pid if seat else ""
+        move = lambda _pid: g.LowerUnwanted(pid, host=display_name(user))  # noqa: E731
 
     def apply(saloon: Saloon) -> Changes:
-        if seat is None:
+        if seat is None and not as_host:
             raise NotSeated("Only the players at this table can play; you can watch.")
-        outcome = g.apply(state_from_data(saloon.state), move(seat.pid), rng or system_rng())
+        made = move(seat.pid if seat else "")
+        outcome = g.apply(state_from_data(saloon.state), made, rng or system_rng())
         return Changes(
             fields={"state": state_to_data(outcome.state), "phase": outcome.state.phase.value},
             lines=_lines(outcome.entries, user, outcome.state.deal),

@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern] = [
     path(ONE, views.detail, name="detail"),
     path(ONE + "table/", views.table, name="table"),
     path(ONE + "story.md", views.story, name="story"),
+    path(ONE + "version/", views.version, name="version"),
     path(ONE + "stream/", streams.saloon_stream, name="stream"),
     path(ONE + "table/stream/", streams.table_stream, name="table_stream"),
     path(ONE + "move/<slug:action>/", views.act, name="move"),

@@ -8,6 +8,8 @@ re-rendered with the message, refusals included. Card faces reach templates only
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -17,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
@@ -28,7 +31,7 @@ from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.forms import PARSERS, NewGameForm, OneOffForm, move_basics, parse_move
 from saloon.models import Saloon
-from saloon.selectors import lobby_members, saloon_view, saloons_of, story_markdown
+from saloon.selectors import Game, lobby_members, saloon_view, saloons_of, story_markdown
 from saloon.services import (
     NotSeated,
     SaloonError,
@@ -40,7 +43,7 @@ from saloon.services import (
     saloon_move,
 )
 from tables.forms import problem_of
-from tables.views import answer
+from tables.views import answer, version_answer
 
 
 @login_required
@@ -87,16 +90,38 @@ def saloon_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A table's lobby: its games of Death Enters the Saloon and the form to start one; for a
     one-off table also who sits there (htmx asks again every few seconds: ``#lobby``)."""
     membership = membership_for(request.user, slug)
+    context = _list_context(membership)
+    if request.htmx and (fresh := _new_game_for_me(request, context["saloons"])):
+        # The host started a game this guest plays: take them to their seat (issue 27).
+        return HttpResponseClientRedirect(fresh.get_absolute_url())
     template = "saloon/list.html" + ("#lobby" if request.htmx else "")
-    return render(request, template, _list_context(membership))
+    return render(request, template, context)
 
 
-def _list_context(membership: Membership, error: str = "", **extra: object) -> dict[str, object]:
+def _new_game_for_me(request: HtmxHttpRequest, games: list[Game]) -> Saloon | None:
+    """A game in play with a seat for the viewer that the lobby did not show when it was last
+    drawn (``known``: the games in play it showed then)."""
+    known_text = request.GET.get("known")
+    if known_text is None:
+        return None
+    known = {int(x) for x in known_text.split(",") if x.isdigit()}
+    for game in games:
+        if game.mine and not game.saloon.is_over and game.saloon.pk not in known:
+            return game.saloon
+    return None
+
+
+def _list_context(membership: Membership, error: str = "", **extra: object) -> dict[str, Any]:
     members = lobby_members(membership.campaign)
+    saloons = saloons_of(membership.campaign, membership.user)
+    in_play = [game.saloon.pk for game in saloons if not game.saloon.is_over]
     return {
         "campaign": membership.campaign,
         "membership": membership,
-        "saloons": saloons_of(membership.campaign, membership.user),
+        "saloons": saloons,
+        # The games in play this lobby shows: a new one for the viewer takes them to it.
+        "known": ",".join(str(pk) for pk in in_play),
+        "in_play": bool(in_play),
         "members": [(m.user, display_name(m.user)) for m in members],
         "seated": members,
         "error": error,
@@ -142,6 +167,20 @@ def detail(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+def version(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
+    """The client's safety-net poll (the table kit's): 204 while the game stands still, else
+    its version and "saloon-moved". Never a card."""
+    membership = membership_for(request.user, slug)  # 404 for non-members
+    current = (
+        Saloon.objects.filter(pk=saloon_id, campaign=membership.campaign)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return version_answer(request, current=current, event="saloon-moved")
+
+
+@login_required
+@require_GET
 def table(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
     """The shared screen for a laptop or TV: public facts only, whoever looks."""
     saloon = _load(request, slug, saloon_id)
@@ -170,7 +209,7 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
         move, version, key, basis = parse_move(action, request.POST)
         saloon = saloon_move(
             saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
-            move=move, version=version, key=key, basis=basis,
+            move=move, version=version, key=key, basis=basis, as_host=action == "lower-host",
         )  # fmt: skip
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None

@@ -2,6 +2,12 @@
 
 Tests marked ``postgres``, ``redis`` or ``e2e`` skip (saying which variable to set) when their
 service is not configured. Under CI (``CI`` set) they FAIL instead: CI must run everything.
+
+The run (docs/testing.md): ``make test`` runs pytest-xdist workers, each with its own test
+database and its own Redis database and namespace (``tests/settings.py``); the longest tests go
+first (``pytest_collection_modifyitems``, by the last run's durations); Hypothesis runs the
+``dev`` profile unless told otherwise (``ci`` under CI); browser tests take screenshots only
+with ``E2E_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations
@@ -22,9 +28,27 @@ CAST_PASSWORD = "dust-and-thunder-1872"
 
 IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
-# CI machines are small and shared: no per-example deadline there, and print reproduction blobs.
+# --- Hypothesis ------------------------------------------------------------------------------
+# Two depths. "ci" (CI's, alias "deep"): every property test runs as many examples as it asks
+# for, ``depth(n)`` = n. "dev" (``make test``'s default): a tenth of them, at least 10, so the
+# long property runs take seconds; HYPOTHESIS_PROFILE=ci make test runs them deep. Neither has a
+# per-example deadline: the machines that run the suite are small and shared.
+HYPOTHESIS_PROFILES = {"ci": 1.0, "deep": 1.0, "dev": 0.1}
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "").strip() or ("ci" if IN_CI else "dev")
+if HYPOTHESIS_PROFILE not in HYPOTHESIS_PROFILES:
+    raise pytest.UsageError(
+        f"HYPOTHESIS_PROFILE={HYPOTHESIS_PROFILE!r}: use one of {', '.join(HYPOTHESIS_PROFILES)}"
+    )
 hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
-hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "default"))
+hypothesis_settings.register_profile("deep", deadline=None, print_blob=True)
+hypothesis_settings.register_profile("dev", deadline=None, max_examples=10)
+hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def depth(examples: int) -> int:
+    """``max_examples`` for a property test whose full depth is ``examples``: all of it under
+    the ``ci`` profile, a tenth (at least 10) under ``dev``."""
+    return max(min(examples, 10), round(examples * HYPOTHESIS_PROFILES[HYPOTHESIS_PROFILE]))
 
 
 def _postgres_configured() -> bool:
@@ -65,6 +89,98 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker, (available, reason) in SERVICE_MARKERS.items():
         if item.get_closest_marker(marker) and not available():
             require_service(reason)
+
+
+# --- The run ------------------------------------------------------------------------------------
+
+
+DURATIONS_KEY = "dustdevils/durations"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first, so that pytest-xdist hands them out at the start and no worker
+    is left alone with a long one at the end: by the seconds each took in the last run
+    (``.pytest_cache``), else browser tests, then those marked ``slow``, then the rest. Every
+    worker must collect the same order (xdist checks it): they all read the same cache, which
+    only the controller writes, once the run is over.
+
+    The tests of a module that share a module-scoped fixture (a Celery worker, a served
+    database, 2.6 million hands counted) go to one worker, in a row (``--dist loadgroup``), so
+    the fixture is made once, not once per worker or per interruption."""
+    for item in items:
+        if _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    cache = getattr(config, "cache", None)
+    took: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+
+    def guess(item: pytest.Item) -> float:
+        if item.nodeid in took:
+            return took[item.nodeid]
+        if item.get_closest_marker("e2e"):
+            return 30.0
+        return 5.0 if item.get_closest_marker("slow") else 0.0
+
+    items.sort(key=lambda item: -guess(item))
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        defs and defs[-1].scope in ("class", "module", "package") and defs[-1].baseid
+        for defs in info.name2fixturedefs.values()
+    )
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Every test's seconds, setup and teardown included (under xdist the controller hears
+    every worker's reports; a grouped test's id comes with ``@<group>``, which is cut off)."""
+    nodeid = report.nodeid
+    if nodeid.rfind("@") > nodeid.rfind("]"):
+        nodeid = nodeid[: nodeid.rfind("@")]
+    _durations[nodeid] = _durations.get(nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Keep this run's durations for the next one's order. And pytest's exit code 5 means no
+    test ran at all: say so plainly (``make test`` fails on it too), so a filter or a path that
+    matches nothing never passes for a green run."""
+    controller = not hasattr(session.config, "workerinput")
+    cache = getattr(session.config, "cache", None)
+    if controller and cache is not None and _durations:
+        cache.set(DURATIONS_KEY, cache.get(DURATIONS_KEY, {}) | _durations)
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and controller:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                "No test ran (pytest exit code 5): check the paths, -k and -m in PYTEST_ARGS.",
+                red=True,
+                bold=True,
+            )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _screenshots_only_when_asked() -> Iterator[None]:
+    """The browser tests save screenshots of every screen they check (tests/e2e/artifacts/):
+    for people to look at, never compared. Full-page screenshots were most of those tests' time
+    (a whole fight takes ~170 of them), so they are taken only with ``E2E_SCREENSHOTS=1``."""
+    if not _e2e_enabled() or os.environ.get("E2E_SCREENSHOTS", "").strip() == "1":
+        yield
+        return
+    from playwright.sync_api import Locator, Page
+
+    def skipped(*args: Any, **kwargs: Any) -> bytes:
+        return b""
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Page, "screenshot", skipped)
+        patch.setattr(Locator, "screenshot", skipped)
+        yield
 
 
 # --- The cast ---------------------------------------------------------------------------

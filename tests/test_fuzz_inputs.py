@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exchange.api import campaign_export, campaign_file_dump
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, depth
 from tests.exchange.conftest import model_counts, played
 from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, routes
 
@@ -62,7 +62,9 @@ POST_ROUTES = [r for r in CAMPAIGN_ROUTES if not r.endswith("stream/")]
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(route=st.sampled_from(POST_ROUTES), form=FORMS, htmx=st.booleans(), who=st.integers(0, 1))
 def test_no_campaign_form_answers_with_a_server_error(
@@ -86,7 +88,9 @@ def test_no_campaign_form_answers_with_a_server_error(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(form=FORMS, which=st.sampled_from(["login", "signup", "password_change"]))
 def test_no_account_form_answers_with_a_server_error(
@@ -119,7 +123,9 @@ JSON_VALUES = st.one_of(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_the_import_never_answers_with_a_server_error_nor_writes_half(

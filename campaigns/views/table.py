@@ -42,6 +42,7 @@ def _page(membership: Membership, **extra: Any) -> dict[str, Any]:
     context["playing"] = next(
         (s for s in context["sessions"] if s.status == GameSession.Status.OPEN), None
     )
+    context["devils_to_set"] = selectors.devils_to_set(context["playing"], membership)
     if membership.is_dealer:
         context |= {
             "note_form": NoteForm(),

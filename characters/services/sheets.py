@@ -163,15 +163,24 @@ LOCKED_RATINGS = (
 )
 
 
+LOCKED_TRAITS = (
+    "Once the Dealer has approved a sheet its traits are set: a trait is an extra card in the "
+    "Deal (R11). Ask the Dealer for a change."
+)
+
+
 def _refuse_rating_moves(
     character: Character, data: Mapping[str, Any], knacks: Mapping[str, int]
 ) -> None:
-    """A player's edit of an approved sheet: any attribute rating or knack changed is refused."""
+    """A player's edit of an approved sheet: any attribute rating, knack or trait changed is
+    refused."""
     if any(int(data.get(n, 0)) != character.rating(n) for n in ATTRIBUTES):
         raise CharacterError(LOCKED_RATINGS, [Problem("attributes", LOCKED_RATINGS)])
     have = dict(character.knacks.values_list("name", "rating"))
     if dict(knacks) != have:
         raise CharacterError(LOCKED_RATINGS, [Problem("knacks", LOCKED_RATINGS)])
+    if [data.get("trait_1", ""), data.get("trait_2", "")] != [character.trait_1, character.trait_2]:
+        raise CharacterError(LOCKED_TRAITS, [Problem("traits", LOCKED_TRAITS)])
 
 
 def _record_dealer_edit(character: Character, before: Mapping[str, tuple[int, int]]) -> None:

@@ -1,14 +1,16 @@
 """The conflict as a state machine (rulings R10–R20, R22): sizing the Deal, the Deal, the Draw,
 folds, the Call, the lays, and the resolution (winner, Difficulty, narration, Stakes).
 
-Pure and deterministic: ``apply(state, move, rng)`` returns a new state, the events to log and
-the chip movements the caller must write to the ledger. An illegal move raises ``IllegalMove``
-with a plain-words message and changes nothing. Nothing here knows about users, the database or
-chip balances: the service layer checks who may make a move and whether a chip can be paid
-(the ledger refuses an overdraft), all in one transaction with the state change.
+Pure and deterministic: ``apply(state, move, rng)`` returns an ``Outcome`` (the new state, the
+events to log and the chip movements the caller must write to the ledger). An illegal move raises
+``IllegalMove`` (``cards.errors``) with a plain-words message and changes nothing. Nothing here
+knows about users, the database or chip balances: the service layer checks who may make a move
+and whether a chip can be paid (the ledger refuses an overdraft), all in one transaction with the
+state change.
 
-Who sees what is decided in one place, ``view_for`` (R10: cards never reach anyone not allowed
-to see them).
+Who sees what is decided in one place, ``visible_cards`` (R10: cards never reach anyone not
+allowed to see them); the app's ``conflicts.selectors.view.conflict_view`` asks it for every
+screen.
 """
 
 from __future__ import annotations

@@ -62,6 +62,8 @@ def hand_row(
         drew=p.drew,
         lay_chosen=p.lay_chosen,
         last_stand=p.last_stand,
+        # R17: out of play after its last stand, the end still to be written
+        awaiting_end=bool(character and character.awaiting_epitaph),
         awards=p.awards,
         extra_card=p.extra_card,
         extra_draw=p.extra_draw,

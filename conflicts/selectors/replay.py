@@ -80,7 +80,14 @@ def replay_view(
         )
         for p in state.participants
     ]
-    texts = [e.text for e in data.timeline if e.version == snapshot.version]
+    last = index == len(snapshots) - 1
+    # The last step also shows what was written after it (the narration, set down once the
+    # conflict is over): those lines change no state, so they make no snapshot of their own.
+    texts = [
+        e.text
+        for e in data.timeline
+        if e.version == snapshot.version or (last and e.version > snapshot.version)
+    ]
     step = ReplayStep(
         number=index + 1,
         version=snapshot.version,

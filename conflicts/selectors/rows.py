@@ -144,6 +144,7 @@ class HandRow:
     lay_text: str
     winner: bool = False
     narrator: bool = False
+    awaiting_end: bool = False  # R17: out of play after its last stand, the end not written
     lay_options: list[LayOption] = field(default_factory=list)
     knacks: list[tuple[int, str, int]] = field(default_factory=list)
     draw_base: int = 0

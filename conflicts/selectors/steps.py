@@ -8,32 +8,43 @@ from conflicts.selectors.rows import PHASE_LABELS, HandRow, Phase
 
 
 def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, str]:
-    """The Dealer's clear next step, with the action it points at."""
+    """The Dealer's clear next step, with the action it points at. The Dealer plays the
+    important NPCs' hands (R12), so the banner never tells the Dealer to wait for one of them:
+    it says "Draw for Long Tom" and the button at the top of the console goes to his seat. A
+    step with a button says what the button does ("Set Black Jack's Deal"), never "Waiting"."""
     live = [r for r in rows if not r.folded]
+    npcs = [r for r in live if r.kind == engine.Kind.NPC]
     if state.phase == Phase.SIZING:
+        for r in live:  # a proposal waits for the Dealer's word first
+            if r.kind == engine.Kind.PC and not r.approved and r.proposal:
+                return _to_seat(f"Approve {r.name}'s Deal", r)
+        for r in npcs:
+            if not r.approved:
+                return _to_seat(f"Set {r.name}'s Deal", r)
         for r in live:
-            if r.kind == engine.Kind.PC and not r.approved and not r.proposal:
-                return {
-                    "text": f"Waiting for {r.name}'s proposal", "action": "approve",
-                    "pid": r.pid, "button": f"Set {r.name}'s Deal",
-                }  # fmt: skip
-        for r in live:
-            if r.kind != engine.Kind.STUD and not r.approved:
-                return {
-                    "text": f"Set {r.name}'s Deal", "action": "approve", "pid": r.pid,
-                    "button": f"Set {r.name}'s Deal",
-                }  # fmt: skip
+            if r.kind == engine.Kind.PC and not r.approved:
+                step = _to_seat(f"Set {r.name}'s Deal", r)
+                step["text"] = f"Set {r.name}'s Deal, or wait for the proposal"
+                return step
         return {"text": "Deal", "action": "deal"}
     if state.phase == Phase.DRAW:
         asking = [p for p in state.in_play if p.knack and not p.knack_approved and not p.drew]
         if asking:  # R13: a knack named waits for the Dealer's word
             text = f"Approve {asking[0].name}'s knack"
-            return {"text": text, "action": "approve-knack", "pid": asking[0].pid, "button": text}
+            step = _to_seat(text, next(r for r in rows if r.pid == asking[0].pid))
+            step["action"] = "approve-knack"
+            return step
+        for r in npcs:
+            if not r.drew:
+                return _to_seat(f"Draw for {r.name}", r)
         # R13: the Call waits for them
         if who := ", ".join(p.name for p in engine.unsettled(state)):
             return {"text": f"Waiting for {who} to draw", "action": "call-now", "waiting": who}
         return {"text": "Call", "action": "call"}
     if state.phase == Phase.LAYING:
+        for r in npcs:
+            if not r.lay_chosen:
+                return _to_seat(f"Lay for {r.name}", r)
         waiting = [r.name for r in live if r.kind != engine.Kind.STUD and not r.lay_chosen]
         if waiting:
             return {"text": f"Waiting for {', '.join(waiting)} to lay", "action": "reveal"}
@@ -41,7 +52,13 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
     if state.phase == Phase.RESOLUTION:
         if not state.bids_closed:
             return {"text": "Close the bids", "action": "close-bids"}
-        names = [state.participant(o.pid).name for o in state.owed if o.allocation is None]
+        unplaced = [o.pid for o in state.owed if o.allocation is None]
+        for r in npcs:
+            if r.pid in unplaced:
+                step = _to_seat(f"Place {r.name}'s Difficulty", r)
+                step["anchor"] = f"owed-{r.pid}"
+                return step
+        names = [state.participant(pid).name for pid in unplaced]
         if names:
             return {"text": f"Waiting for {', '.join(names)} to place Difficulty", "action": ""}
         return {"text": "Finish", "action": "finish"}
@@ -50,6 +67,14 @@ def dealer_step(state: engine.ConflictState, rows: list[HandRow]) -> dict[str, s
     if state.phase == Phase.CANCELLED:
         return {"text": "Cancelled before the Deal: nothing happened", "action": ""}
     return {"text": "Folded: the conflict stays unresolved", "action": ""}
+
+
+def _to_seat(text: str, row: HandRow) -> dict[str, str]:
+    """A step done on one hand's seat: the console's top button goes there."""
+    return {
+        "text": text, "action": "seat", "pid": row.pid, "button": text,
+        "anchor": f"seat-{row.pid}",
+    }  # fmt: skip
 
 
 def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:

@@ -230,6 +230,8 @@ def _narration(
         "paid": state.narration_paid,
         "restored": state.restored,
         "last_stand_only": bool(state.bidders),
+        # R17: on a last stand the character narrates because of it, not by a high card.
+        "last_stand": holder.last_stand,
     }
 
 

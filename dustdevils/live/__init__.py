@@ -1,3 +1,4 @@
-"""Live updates: the broadcaster (``broadcast``), the one stream protocol of every kind of
-table (``tables``: conflicts in ``conflict_streams``, fights and saloon games in their apps)
-and the streams of the character sheets and the campaign page."""
+"""Live updates: the broadcaster (``broadcast``), the Server-Sent Events format (``sse``) and
+the one stream protocol of every kind of table (``tables``). Each app's streams live in the app:
+``conflicts.streams``, ``fights.streams``, ``saloon.streams``, and the ``changed`` streams of
+the character sheets (``characters.streams``) and the campaign pages (``campaigns.streams``)."""

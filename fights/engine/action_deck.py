@@ -20,13 +20,13 @@ How a service drives a fight
 4. ``up(state)`` says whose card is up. Its holder sends ``Act`` (describe the action, with its
    speed, R26), ``Sleeve`` or ``Pass``; anyone may send ``Act(card=...)`` with the card up their
    sleeve or the red joker out of turn, and ``Act(interrupt=True, opposed=...)`` to interrupt the
-   action just taken (R26, R31).
+   action of the card that is up, before it is recorded (R26, R31, R33).
 5. ``EndRound()`` when the countdown is done (or the Dealer cuts it short); back to step 2.
    ``EndFight()`` ends it. At any time ``Join(combatant)`` adds a newcomer (cards from the next
    deal), ``Leave(cid)`` takes a fallen one out (its cards to the discards), ``SetCap`` lifts a
    cap (R23) and ``Abandon`` drops an extended action (R26).
 
-The service stores ``fight_serial.state_to_data(state)`` (checked on load: the 54 cards), writes
+The service stores ``serial.state_to_data(state)`` (checked on load: the 54 cards), writes
 ``Outcome.events`` as public timeline lines and ``Outcome.secrets`` as lines for the Dealer and
 the players they name, and renders each viewer from ``view_for(state, viewer, dealer=...)``.
 
@@ -48,9 +48,10 @@ How the app reads what the rulings leave open
 - R25: a deal reshuffles the deck with the discards whenever the deck holds fewer cards than the
   next combatant needs. Only when every other card is in a hand or a sleeve (lifted caps) does a
   combatant get fewer cards, and the timeline says so.
-- R26: an interrupt acts against the action just taken, while it is still under way (the next
-  card has not been acted on, sleeved or passed). An opposed roll is a success when it beats the
-  other total, a raise when it beats it by 5 or more (``dice.opposed``); a tie fails.
+- R26/R33: an interrupt acts against the action under way: the card that is up, whose holder
+  is about to act (the table hears the action, the interrupt is recorded before it). An opposed
+  roll is a success when it beats the other total, a raise when it beats it by 5 or more
+  (``dice.opposed``); a tie fails.
 - R26: a consecutive extended action falls back to 0 when another combatant interrupts one of
   its actions, or when its holder acts otherwise or passes a card; sleeving a card does not
   break it. A simple action still uses the card it was taken on.
@@ -83,7 +84,7 @@ from cards.deck import (
     parse_card,
     system_rng,
 )
-from cards.dice import DiceSpec, Opposed, check_tn, dice_spec, roll
+from cards.dice import DiceSpec, Opposed, TNCheck, check_tn, dice_spec, roll
 from cards.errors import IllegalMove
 from cards.jsonlines import serve
 
@@ -113,6 +114,7 @@ __all__ = [
     "Phase",
     "Play",
     "Quickness",
+    "RollGuts",
     "RollQuickness",
     "Secret",
     "SetCap",
@@ -230,6 +232,7 @@ class Combatant:
     cap: int | None = DEFAULT_CAP  # None: the Dealer lifted the cap altogether (R23)
     surprised: bool = False  # failed the Cognition check and has not yet passed Guts (R26)
     size: int = 1  # how many extras share this line (1 for a character)
+    guts: DiceSpec | None = None  # R26 Guts dice when the app rolls them; None: its Quickness dice
     # This round
     total: int | None = None  # the Quickness total; None: not in yet
     bust: bool = False
@@ -245,6 +248,25 @@ class Combatant:
     def is_dealers(self) -> bool:
         """NPCs and extras are the Dealer's: their cards are the Dealer's to see (R30)."""
         return self.kind != CombatantKind.PC
+
+    @property
+    def plural(self) -> bool:
+        """A line of several extras ("2 Pinkertons") is spoken of in the plural."""
+        return self.kind == CombatantKind.EXTRAS and self.size > 1
+
+    def does(self, singular: str, plural: str) -> str:
+        """The name and the verb that agrees with it: "Jim joins", "2 Pinkertons join"."""
+        return f"{self.name} {plural if self.plural else singular}"
+
+    @property
+    def whose(self) -> str:
+        """The possessive: "Jim's", "2 Deputies'"."""
+        return possessive(self.name, self.plural)
+
+
+def possessive(name: str, plural: bool = False, mark: str = "'") -> str:
+    """The possessive: "Jim's"; a plural name ending in s takes the apostrophe alone."""
+    return f"{name}{mark}" if plural and name.endswith("s") else f"{name}{mark}s"
 
 
 @dataclass(frozen=True)
@@ -299,7 +321,7 @@ class FightState:
         """The combatant, for a move it makes or that is made for it: not one that has left."""
         c = self.combatant(cid)
         if c.out:
-            raise IllegalMove(f"{c.name} has left the fight.")
+            raise IllegalMove(f"{c.does('has', 'have')} left the fight.")
         return c
 
     def with_combatant(self, updated: Combatant) -> FightState:
@@ -359,6 +381,14 @@ class Guts:
 
 
 @dataclass(frozen=True)
+class RollGuts:
+    """Roll a surprised combatant's TN 5 Guts check with the app's roller (R26, R27): its Guts
+    dice, or its Quickness dice when it has none (a line of extras)."""
+
+    cid: str
+
+
+@dataclass(frozen=True)
 class SetCap:
     """R23: the Dealer lifts (or restores) a combatant's card cap; ``None`` lifts it entirely."""
 
@@ -377,9 +407,10 @@ class Act:
 
     ``card=None``: the card up, which must be the actor's. Otherwise the card up the actor's
     sleeve or the red joker, out of turn: before the current card's action, or, with
-    ``interrupt=True``, interrupting the action just taken, which needs ``opposed`` (the opposed
-    Quickness roll's outcome) unless the card is the red joker. ``cost`` starts an extended action
-    (2 or more cards); while one is in progress an extended ``Act`` pays one more card toward it.
+    ``interrupt=True``, interrupting the action of the card that is up (R33), which needs
+    ``opposed`` (the opposed Quickness roll's outcome) unless the card is the red joker.
+    ``cost`` starts an extended action (2 or more cards); while one is in progress an extended
+    ``Act`` pays one more card toward it.
     """
 
     cid: str
@@ -440,7 +471,7 @@ class EndFight:
 
 
 Move = (
-    Quickness | RollQuickness | Guts | SetCap | DealRound | Act | Sleeve | Pass | Abandon
+    Quickness | RollQuickness | Guts | RollGuts | SetCap | DealRound | Act | Sleeve | Pass | Abandon
     | Join | Leave | EndRound | EndFight
 )  # fmt: skip
 
@@ -591,11 +622,11 @@ def _whole(value: object, what: str) -> int:
 
 def _may_roll_quickness(state: FightState, c: Combatant) -> None:
     if c.surprised and state.round == 1:
-        raise IllegalMove(f"{c.name} is surprised: no cards in the first round (R26).")
+        raise IllegalMove(f"{c.does('is', 'are')} surprised: no cards in the first round (R26).")
     if c.guts_failed:
         raise IllegalMove(f"{c.name} failed the Guts check: no cards this round (R26).")
     if c.surprised:
-        raise IllegalMove(f"{c.name} is surprised: pass a TN 5 Guts check first (R26).")
+        raise IllegalMove(f"{c.does('is', 'are')} surprised: pass a TN 5 Guts check first (R26).")
 
 
 def _record_quickness(
@@ -614,7 +645,8 @@ def _record_quickness(
         count = cards_for(total, cap=c.cap)
         result = f"{count} card{'s' if count != 1 else ''}"
     state = state.with_combatant(replace(c, total=total, bust=bust, dice=dice))
-    return Outcome(state, (f"{c.name} rolls {shown} for Quickness{corrected}: {result}.",))
+    rolls = c.does("rolls", "roll")
+    return Outcome(state, (f"{rolls} {shown} for Quickness{corrected}: {result}.",))
 
 
 def _quickness(state: FightState, move: Quickness, rng: random.Random | None) -> Outcome:
@@ -644,22 +676,52 @@ def _roll_quickness(state: FightState, move: RollQuickness, rng: random.Random |
     return _record_quickness(state, c, result.total, result.bust, result.faces, str(result))
 
 
+def _may_roll_guts(state: FightState, c: Combatant) -> None:
+    if not c.surprised:
+        raise IllegalMove(f"{c.does('is', 'are')} not surprised: no Guts check needed.")
+    if state.round == 1:
+        raise IllegalMove(
+            f"{c.does('is', 'are')} surprised: no cards in the first round; Guts is rolled from "
+            "round 2."
+        )
+
+
 def _guts(state: FightState, move: Guts, rng: random.Random | None) -> Outcome:
     _need(state, Phase.QUICKNESS)
     c = state.active(move.cid)
-    if not c.surprised:
-        raise IllegalMove(f"{c.name} is not surprised: no Guts check needed.")
-    if state.round == 1:
-        raise IllegalMove(
-            f"{c.name} is surprised: no cards in the first round; Guts is rolled from round 2."
-        )
+    _may_roll_guts(state, c)
     total = _whole(move.total, "A Guts total")
-    check = check_tn(total, 5, bust=bool(move.bust))
-    if check.success:
+    return _record_guts(state, c, check_tn(total, 5, bust=bool(move.bust)), "")
+
+
+def _roll_guts(state: FightState, move: RollGuts, rng: random.Random | None) -> Outcome:
+    _need(state, Phase.QUICKNESS)
+    if rng is None:
+        raise IllegalMove("Rolling needs dice.")
+    c = state.active(move.cid)
+    _may_roll_guts(state, c)  # refuse before rolling, not after
+    if c.guts_failed:  # the app rolls once a round; a typed total may still correct it
+        raise IllegalMove(f"{c.name} failed the Guts check: no cards this round (R26).")
+    result = roll(c.guts or c.quickness, rng)
+    return _record_guts(state, c, check_tn(result.total, 5, bust=result.bust), str(result))
+
+
+def _record_guts(state: FightState, c: Combatant, check: TNCheck, rolled: str) -> Outcome:
+    """R26: a pass deals cards from this round on; a failure, none this round. ``rolled`` is the
+    app's roll as shown ("2d6: 4, 3"), or "" for a total typed in from real dice."""
+    passed = check.success
+    if rolled:
+        rolls = c.does("rolls", "roll")
+        verdict = ("passes", "pass") if passed else ("fails", "fail")
+        head = f"{rolls} {rolled} for Guts and {verdict[1] if c.plural else verdict[0]}"
+    else:
+        head = c.does("passes", "pass") if passed else c.does("fails", "fail")
+        head += " Guts"
+    if passed:
         state = state.with_combatant(replace(c, surprised=False, guts_failed=False))
-        return Outcome(state, (f"{c.name} passes Guts ({check}): cards from this round on.",))
+        return Outcome(state, (f"{head} ({check}): cards from this round on.",))
     state = state.with_combatant(replace(c, guts_failed=True))
-    return Outcome(state, (f"{c.name} fails Guts ({check}): no cards this round.",))
+    return Outcome(state, (f"{head} ({check}): no cards this round.",))
 
 
 def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outcome:
@@ -669,8 +731,8 @@ def _set_cap(state: FightState, move: SetCap, rng: random.Random | None) -> Outc
     _check_cap(move.cap)
     state = state.with_combatant(replace(c, cap=move.cap))
     if move.cap is None:
-        return Outcome(state, (f"The Dealer lifts {c.name}'s card cap: no limit.",))
-    return Outcome(state, (f"The Dealer sets {c.name}'s card cap at {move.cap}.",))
+        return Outcome(state, (f"The Dealer lifts {c.whose} card cap: no limit.",))
+    return Outcome(state, (f"The Dealer sets {c.whose} card cap at {move.cap}.",))
 
 
 def _draw_fate(
@@ -742,9 +804,9 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
                 state, draw = _draw_fate(state, DEALER, card, rng, revealed=True)
                 also = f" with the {sleeve.text} up the sleeve" if sleeve is not None else ""
                 events.append(
-                    f"{c.name} draws the black joker: discarded at once{also}. The Dealer draws "
-                    f"{_chip_text(draw)} from the Fate pot, and the deck is reshuffled at the end "
-                    "of the round."
+                    f"{c.does('draws', 'draw')} the black joker: discarded at once{also}. "
+                    f"The Dealer draws {_chip_text(draw)} from the Fate pot, and the deck is "
+                    "reshuffled at the end of the round."
                 )
                 sleeve = None
             else:
@@ -754,8 +816,8 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
                     secrets.append(
                         Secret(
                             (c.cid,),
-                            f"{c.name} holds the red joker and draws {_chip_text(draw)} from the "
-                            "Fate pot.",
+                            f"{c.does('holds', 'hold')} the red joker and draws "
+                            f"{_chip_text(draw)} from the Fate pot.",
                         )
                     )
         ordered = tuple(in_action_order(hand))
@@ -781,7 +843,7 @@ def _break_consecutive(c: Combatant) -> tuple[Combatant, str | None]:
         return c, None
     return (
         replace(c, extended=replace(ext, paid=0)),
-        f"{c.name}'s {ext.text or 'extended action'} falls back to 0 of {ext.cost}.",
+        f"{c.whose} {ext.text or 'extended action'} falls back to 0 of {ext.cost}.",
     )
 
 
@@ -810,7 +872,7 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
         if current is None:
             raise IllegalMove("The countdown is done: no card is up. End the round.")
         if current[0].cid != c.cid:
-            raise IllegalMove(f"It is not {c.name}'s turn: the card up is {current[0].name}'s.")
+            raise IllegalMove(f"It is not {c.whose} turn: the card up is {current[0].whose}.")
         if move.interrupt:
             raise IllegalMove(
                 "Interrupting is done out of turn, with the card up the sleeve or the red joker."
@@ -826,10 +888,15 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     interrupted: str | None = None
     opposed: Opposed | None = None
     if move.interrupt:
-        target = state.table[-1] if state.table and state.under_way else None
-        if target is None or target.cid == c.cid:
-            raise IllegalMove("There is no action under way for this to interrupt.")
-        victim = state.combatant(target.cid)
+        # R33: an interrupt is aimed at the action under way — the card that is up — never at
+        # the action recorded before it.
+        if current is None:
+            raise IllegalMove("There is no action under way for this to interrupt: no card is up.")
+        victim = current[0]
+        if victim.cid == c.cid:
+            raise IllegalMove(
+                f"The card up is {c.whose} own: act with it, there is nothing to interrupt."
+            )
         if card is RED_JOKER:
             opposed = Opposed.RAISE  # R25: the red joker interrupts without a roll, and goes first
             how = "with the red joker (no roll needed): goes first"
@@ -851,7 +918,7 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
                 else "with a success on the opposed roll: both act at once"
             )
         interrupted = victim.cid
-        events.append(f"{c.name} interrupts {victim.name} {how}.")
+        events.append(f"{c.does('interrupts', 'interrupt')} {victim.name} {how}.")
         broken, line = _break_consecutive(victim)
         if line is not None:
             state = state.with_combatant(broken)
@@ -895,7 +962,8 @@ def _act(state: FightState, move: Act, rng: random.Random | None) -> Outcome:
     if in_turn:
         state = replace(state, position=action_rank(card))
     when = "" if in_turn else " out of turn"
-    line = f"{c.name} plays {source}{card.text}{when} ({progress}){_describe(move.text)}."
+    plays = c.does("plays", "play")
+    line = f"{plays} {source}{card.text}{when} ({progress}){_describe(move.text)}."
     if card is RED_JOKER:
         state, reveal = _reveal_red_draw(state, c.cid)
         line += reveal
@@ -920,7 +988,7 @@ def _holder_of_up(state: FightState, cid: str) -> tuple[Combatant, Card]:
     if current is None:
         raise IllegalMove("The countdown is done: no card is up. End the round.")
     if current[0].cid != c.cid:
-        raise IllegalMove(f"It is not {c.name}'s turn: the card up is {current[0].name}'s.")
+        raise IllegalMove(f"It is not {c.whose} turn: the card up is {current[0].whose}.")
     return current
 
 
@@ -942,8 +1010,8 @@ def _sleeve(state: FightState, move: Sleeve, rng: random.Random | None) -> Outco
     state = replace(state.with_combatant(c), position=action_rank(card), under_way=False)
     return Outcome(
         state,
-        (f"{c.name} puts a card up the sleeve.",),
-        (Secret((c.cid,), f"{c.name}'s card up the sleeve: {card.text}."),),
+        (f"{c.does('puts', 'put')} a card up the sleeve.",),
+        (Secret((c.cid,), f"{c.whose} card up the sleeve: {card.text}."),),
     )
 
 
@@ -953,7 +1021,7 @@ def _pass(state: FightState, move: Pass, rng: random.Random | None) -> Outcome:
     state = replace(state, position=action_rank(card), under_way=False)
     c, line = _break_consecutive(replace(c, hand=tuple(x for x in c.hand if x is not card)))
     state = replace(state.with_combatant(c), deck=state.deck.discard((card,)))
-    events = [f"{c.name} passes: the {card.text} goes to the discards."]
+    events = [f"{c.does('passes', 'pass')}: the {card.text} goes to the discards."]
     if line is not None:
         events.append(line)
     return Outcome(state, tuple(events))
@@ -969,7 +1037,10 @@ def _abandon(state: FightState, move: Abandon, rng: random.Random | None) -> Out
     state = state.with_combatant(replace(c, extended=None))
     return Outcome(
         state,
-        (f"{c.name} abandons {ext.text or 'the extended action'} ({ext.paid} of {ext.cost}).",),
+        (
+            f"{c.does('abandons', 'abandon')} {ext.text or 'the extended action'} "
+            f"({ext.paid} of {ext.cost}).",
+        ),
     )
 
 
@@ -979,14 +1050,16 @@ def _join(state: FightState, move: Join, rng: random.Random | None) -> Outcome:
     c = _check_combatant(move.combatant)
     there = next((x for x in state.combatants if x.cid == c.cid), None)
     if there is not None and not there.out:
-        raise IllegalMove(f"{c.name} is already in this fight.")
+        raise IllegalMove(f"{c.does('is', 'are')} already in this fight.")
     if there is None:
-        state, joins = replace(state, combatants=(*state.combatants, c)), "joins the fight"
+        state = replace(state, combatants=(*state.combatants, c))
+        joins = c.does("joins the fight", "join the fight")
     else:  # one who left (fell, fled) comes back: as new, holding no card (they went with them)
-        state, joins = state.with_combatant(c), "is back in the fight"
+        state = state.with_combatant(c)
+        joins = c.does("is back in the fight", "are back in the fight")
     when = "this round" if state.phase == Phase.QUICKNESS else "from the next round"
     surprised = " Surprised (R26)." if c.surprised else ""
-    return Outcome(state, (f"{c.name} {joins}: cards {when}.{surprised}",))
+    return Outcome(state, (f"{joins}: cards {when}.{surprised}",))
 
 
 def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome:
@@ -998,7 +1071,7 @@ def _leave(state: FightState, move: Leave, rng: random.Random | None) -> Outcome
         replace(c, hand=(), sleeve=None, extended=None, total=None, bust=False, dice=(), out=True)
     )
     state = replace(state, deck=state.deck.discard(lost))
-    line = f"{c.name} leaves the fight"
+    line = c.does("leaves the fight", "leave the fight")
     if lost:
         line += f": {format_cards(lost)} go to the discards"
         if RED_JOKER in lost:
@@ -1055,6 +1128,7 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
     if state.phase == Phase.OVER:
         raise IllegalMove("This fight is already over.")
     rounds = rounds_fought(state)
+    line = _fight_ends_line(state, rounds)
     cards: list[Card] = [p.card for p in state.table]
     fresh = []
     for c in state.combatants:
@@ -1071,7 +1145,7 @@ def _end_fight(state: FightState, move: EndFight, rng: random.Random | None) -> 
         under_way=False,
         fate_draws=draws,
     )
-    return Outcome(state, (_fight_ends_line(rounds),))
+    return Outcome(state, (line,))
 
 
 def rounds_fought(state: FightState) -> int:
@@ -1083,15 +1157,25 @@ def rounds_fought(state: FightState) -> int:
     return state.round
 
 
-def _fight_ends_line(rounds: int) -> str:
+ENDS_BEFORE_A_DEAL = "The fight ends in round"
+
+
+def _fight_ends_line(state: FightState, rounds: int) -> str:
+    """R31: the rounds dealt; a fight ended once the next round's Quickness was rolled says it
+    ended in that round (the table rolled for it), before its deal."""
     if rounds == 0:
         return "The fight ends before a card is dealt."
-    return f"The fight ends after {rounds} round{'' if rounds == 1 else 's'}."
+    dealt = f"{rounds} round{'' if rounds == 1 else 's'}"
+    rolled = any(c.total is not None or c.guts_failed for c in state.combatants)
+    if state.phase == Phase.QUICKNESS and rolled:
+        return f"{ENDS_BEFORE_A_DEAL} {state.round}'s Quickness, before its deal ({dealt} dealt)."
+    return f"The fight ends after {dealt}."
 
 
 _HANDLERS: dict[type, Callable[[FightState, Any, random.Random | None], Outcome]] = {
     Quickness: _quickness,
     RollQuickness: _roll_quickness,
+    RollGuts: _roll_guts,
     Guts: _guts,
     SetCap: _set_cap,
     DealRound: _deal_round,

@@ -21,7 +21,7 @@ register = template.Library()
 # was made from is the same; R30) ---------------------------------------------------------------
 
 # What a combatant's line on the Dealer's console reads of the fight besides the line.
-CONSOLE_FACTS = ("phase", "is_over", "up_card", "role", "speeds")
+CONSOLE_FACTS = ("phase", "is_over", "up_card", "up_whose", "role", "speeds")
 
 
 @register.simple_tag(takes_context=True)

@@ -25,13 +25,15 @@ Where the seed is silent the engine rules as follows (cited as S-rulings in test
   one appointed the Doomed.
 * S2 The Doomed's hand is shuffled whenever it changes, so a position says nothing about a face.
 * S3 Follow-ups are offered one player at a time, clockwise from the drawer's left, skipping the
-  drawer, whoever answers and anyone who left; each asks or passes. The extra question goes to
-  the player whose character filled the "***" if the round did not reach them (a player who
-  was offered a follow-up and passed has had their chance).
+  drawer, whoever answers and anyone who left; each asks or passes. The extra question (up to
+  three in all) goes to a player whose character was brought up — by the "***", by a table-3
+  cue without one, or by the answer to the initial question — who has not asked one: a pass
+  is not asking (R34). With several brought up, it is offered in that order until one asks.
 * S4 One Unwanted card. While it is up play pauses: nothing moves on but what the seed raises
   it for, changing or deleting what was said — the one who raised it, or whoever said the
   words, strikes them from the story (``Strike``; the typed words are the timeline's, outside
-  the engine). Only the one who raised it lowers it.
+  the engine). The turn's own question or cue, struck, is asked again with a new "***". The
+  one who raised it lowers it, or the host (``LowerUnwanted(host=...)``, R34).
 * S5 Only a safe player (no cards) can leave the game; they then get no follow-ups.
 * S6 The black joker has gone round the table when it is back with the player it was first
   drawn from AND every player still in has held it on the way (drawn straight back is no round).

@@ -24,12 +24,15 @@ READINGS: tuple[tuple[str, str], ...] = (
     ("S2", "The Doomed’s hand is shuffled whenever it changes: a position says nothing about a "
      "card."),
     ("S3", "Follow-ups go one player at a time, clockwise from the drawer’s left; each asks or "
-     "passes. The extra question is for the player whose character filled the “***” when the "
-     "round did not reach them (passing when offered one is a choice made)."),
+     "passes. The extra question (up to three in all) is for the player whose character was "
+     "brought up — by the “***”, by a table-3 cue without one, or by the answer to the initial "
+     "question — unless they already asked one: passing is not asking (R34). With several "
+     "brought up, it is offered in that order until one asks."),
     ("S4", "There is one Unwanted card: while it is up play pauses, and what was said can be "
      "changed or deleted — the one who raised it, or whoever said the words, strikes them from "
-     "the story (say the new version out loud, or type it again once play goes on). Only the one "
-     "who raised it lowers it."),
+     "the story (say the new version out loud, or type it again once play goes on). The turn’s "
+     "own question or cue, struck, is asked again with a new “***”. The one who raised it "
+     "lowers it, or the host, saying so on the timeline (R34)."),
     ("S5", "Only a safe character (no cards left) can leave the game; they then get no "
      "follow-ups."),
     ("S6", "The black joker has gone round the table when it is back with the player it was "
@@ -119,6 +122,10 @@ class Turn:
     answerer: str = ""  # the Doomed (table 2) or the drawer (table 3)
     asked: tuple[str, ...] = ()  # who asked a follow-up this turn
     offered: tuple[str, ...] = ()  # who was offered one in the normal round
+    # R34: characters brought up besides the "***": by a table-3 cue without one, or by the
+    # answer to the initial question. Their players may take the extra question too.
+    brought_up: tuple[str, ...] = ()
+    declined: tuple[str, ...] = ()  # who passed the extra question when offered it
     offer: str = ""  # whose choice it is now (ask or pass)
     extra: bool = False  # the offer now is the extra question
     final: bool = False  # the Doomed holds only the black joker: the last interaction
@@ -220,18 +227,24 @@ class Draw:
 @dataclass(frozen=True)
 class Prompt:
     """The drawer's table-2 question or table-3 cue, "***" filled with a player's character
-    (``subject_pid``) or a secondary character (``subject``)."""
+    (``subject_pid``) or a secondary character (``subject``). A table-3 cue without "***"
+    (rows 6, 4, 2) may name the player whose character it brings up (``brought_up``, R34)."""
 
     pid: str
     subject_pid: str = ""
     subject: str = ""
     text: str = ""
+    brought_up: str = ""
 
 
 @dataclass(frozen=True)
 class Answer:
+    """An answer; to the initial question it may name the player whose character it brings
+    up (``brought_up``, R34): they may take the extra question."""
+
     pid: str
     text: str = ""
+    brought_up: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,7 +284,11 @@ class RaiseUnwanted:
 
 @dataclass(frozen=True)
 class LowerUnwanted:
+    """The one who raised it lowers it; or the host (``host``: their name), so an absent
+    raiser cannot pause the table for good (R34)."""
+
     pid: str
+    host: str = ""
 
 
 @dataclass(frozen=True)

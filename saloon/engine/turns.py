@@ -225,9 +225,10 @@ def _prompt(state: SaloonState, move: Prompt, rng: random.Random) -> Outcome:
     if move.pid != turn.drawer:
         raise IllegalMove(_WAITING[turn.step](state, turn))
     subject, subject_pid = _subject(state, move, turn)
+    brought_up = _brought_up(state, move.brought_up, turn, by_cue=True)
     cue = tables.filled(turn.table, _rank(turn), subject)
     drawer = state.player(turn.drawer)
-    turn = replace(turn, subject=subject, subject_pid=subject_pid)
+    turn = replace(turn, subject=subject, subject_pid=subject_pid, brought_up=brought_up)
     if turn.table == 2:
         doomed = state.player(state.doomed)
         entry = Entry("question", f"{drawer.name} asks {doomed.name}: “{cue}”", drawer.pid)
@@ -244,7 +245,30 @@ def _answer(state: SaloonState, move: Answer, rng: random.Random) -> Outcome:
         raise IllegalMove(_WAITING[Step.ANSWER](state, turn))
     who = state.player(move.pid)
     entry = Entry("answer", f"{who.name} answers.", who.pid, _text(move.text))
+    if move.brought_up:
+        if turn.asked:
+            raise IllegalMove(
+                "Only the answer to the initial question brings a character up for the extra "
+                "question; follow-ups do not."
+            )
+        added = _brought_up(state, move.brought_up, turn, by_cue=False)
+        state = replace(state, turn=replace(turn, brought_up=(*turn.brought_up, *added)))
+        named = state.player(move.brought_up)
+        entry = replace(entry, text=f"{who.name} answers, bringing up {named.role}.")
     return _offer_next(state, (entry,))
+
+
+def _brought_up(state: SaloonState, pid: str, turn: Turn, *, by_cue: bool) -> tuple[str, ...]:
+    """R34: a player whose character the cue (without "***") or the answer brings up."""
+    if not pid:
+        return ()
+    if not state.has(pid):
+        raise IllegalMove("That player is not at this table.")
+    if by_cue and tables.needs_subject(turn.table, _rank(turn)):
+        raise IllegalMove("The “***” names the character this brings up.")
+    if pid in (turn.drawer, turn.answerer, state.doomed if turn.table == 2 else ""):
+        raise IllegalMove("Bring up another player’s character than the ones speaking.")
+    return (pid,)
 
 
 def _eligible(state: SaloonState, turn: Turn, pid: str) -> bool:
@@ -261,17 +285,13 @@ def _offer_next(state: SaloonState, entries: tuple[Entry, ...]) -> Outcome:
             if _eligible(state, turn, p.pid) and p.pid not in turn.offered:
                 turn = replace(turn, step=Step.FOLLOW_UP, offer=p.pid)
                 return Outcome(replace(state, turn=turn), entries)
-    subject = turn.subject_pid
-    if (
-        not turn.extra
-        and subject
-        and subject not in turn.asked
-        and subject not in turn.offered
-        and _eligible(state, turn, subject)
-        and len(turn.asked) < 3
-    ):
-        turn = replace(turn, step=Step.FOLLOW_UP, offer=subject, extra=True)
-        return Outcome(replace(state, turn=turn), entries)
+    # R34: the extra question (up to three in all) for a player whose character was brought
+    # up and who has not asked one — a pass is not a question asked.
+    if len(turn.asked) < 3:
+        for pid in dict.fromkeys(p for p in (turn.subject_pid, *turn.brought_up) if p):
+            if pid not in turn.asked and pid not in turn.declined and _eligible(state, turn, pid):
+                turn = replace(turn, step=Step.FOLLOW_UP, offer=pid, extra=True)
+                return Outcome(replace(state, turn=turn), entries)
     ended = _end_turn(state)
     return Outcome(ended.state, entries + ended.entries)
 
@@ -301,8 +321,9 @@ def _pass(state: SaloonState, move: Pass, rng: random.Random) -> Outcome:
     if move.pid != turn.offer:
         raise IllegalMove(_WAITING[Step.FOLLOW_UP](state, turn))
     if turn.extra:
-        ended = _end_turn(replace(state, turn=replace(turn, offer="")))
-        return Outcome(ended.state, (Entry("rule", f"{state.player(move.pid).name} passes."),))
+        turn = replace(turn, declined=(*turn.declined, move.pid), offer="")
+        passed = Entry("rule", f"{state.player(move.pid).name} passes.")
+        return _offer_next(replace(state, turn=turn), (passed,))
     turn = replace(turn, offered=(*turn.offered, move.pid), offer="")
     return _offer_next(replace(state, turn=turn), ())
 
@@ -431,12 +452,20 @@ def _raise(state: SaloonState, move: RaiseUnwanted, rng: random.Random) -> Outco
 def _lower(state: SaloonState, move: LowerUnwanted, rng: random.Random) -> Outcome:
     if not state.unwanted:
         raise IllegalMove("The Unwanted card is not up.")
+    raiser = state.player(state.unwanted)
+    if move.host:  # R34: the host may lower it too, and the timeline says so
+        text = (
+            f"{move.host}, the host, lowers the Unwanted card raised by {raiser.name}: "
+            "play goes on."
+        )
+        return Outcome(replace(state, unwanted=""), (Entry("rule", text, move.pid),))
     if move.pid != state.unwanted:
-        raise IllegalMove(f"Only {state.player(state.unwanted).name}, who raised it, lowers it.")
-    p = state.player(move.pid)
+        raise IllegalMove(
+            f"Only {raiser.name}, who raised it, lowers it (or the host, for the table)."
+        )
     return Outcome(
         replace(state, unwanted=""),
-        (Entry("rule", f"{p.name} lowers the Unwanted card: play goes on.", p.pid),),
+        (Entry("rule", f"{raiser.name} lowers the Unwanted card: play goes on.", raiser.pid),),
     )
 
 
@@ -454,6 +483,15 @@ def _strike(state: SaloonState, move: Strike, rng: random.Random) -> Outcome:
             "said these words can strike them."
         )
     turn = state.turn
-    if move.prompt and turn is not None and turn.subject:
-        state = replace(state, turn=replace(turn, subject=""))  # the "***" is a gap again
-    return Outcome(state, (Entry("rule", f"{p.name} strikes words from the story.", p.pid),))
+    entries = [Entry("rule", f"{p.name} strikes words from the story.", p.pid)]
+    if move.prompt and turn is not None and turn.table:
+        # R34: the turn's own question or cue struck is asked again, with a new "***": the
+        # answers and follow-ups that hung on it go with it.
+        again = Turn(
+            drawer=turn.drawer, step=Step.ASK if turn.table == 2 else Step.CLEAR,
+            card=turn.card, table=turn.table, final=turn.final,
+        )  # fmt: skip
+        state = replace(state, turn=again)
+        who = state.player(turn.drawer).name
+        entries.append(Entry("rule", f"{who} asks again, with a new “***”.", turn.drawer))
+    return Outcome(state, tuple(entries))

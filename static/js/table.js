@@ -1,67 +1,23 @@
 /* The conflict screens' small helpers. Everything works without this file (plain forms, PRG).
 
-   1. Keep what a player is in the middle of choosing (ticked discards, a lay, an allocation)
-      when the main panel refreshes because somebody else moved: forms marked data-keep get
-      their user-changed fields back after the swap (the hidden version is the new one).
-   2. The discard picker shows "2 of 4" against the chosen knack's limit (R13).
-   3. "Recompute in this browser": SHA-256 of salt:order, with the browser's own crypto (R10).
+   1. The discard picker shows "2 of 4" against the chosen knack's limit (R13), also after the
+      panel was morphed (a move, a live update). What the player ticked or typed stays through
+      those morphs by itself (static/js/moves.js).
+   2. "Recompute in this browser": SHA-256 of salt:order, with the browser's own crypto (R10).
 */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
 
-  var dirty = {}; // data-keep -> {name: [values]} for forms the user changed
-
-  function snapshot(form) {
-    var out = {};
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") return;
-      if ((el.type === "checkbox" || el.type === "radio")) {
-        if (!out[el.name]) out[el.name] = [];
-        if (el.checked) out[el.name].push(el.value);
-      } else {
-        out[el.name] = [el.value];
-      }
-    });
-    return out;
-  }
-
-  function restore(form, values) {
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || !(el.name in values) || el.type === "hidden") return;
-      if (el.type === "checkbox" || el.type === "radio") {
-        el.checked = values[el.name].indexOf(el.value) !== -1;
-      } else if (el.type !== "submit" && el.type !== "button") {
-        el.value = values[el.name][0];
-      }
-    });
-  }
-
   document.addEventListener("change", function (event) {
-    var form = event.target.closest && event.target.closest("form[data-keep]");
-    if (form) dirty[form.dataset.keep] = snapshot(form);
-    if (form && form.classList.contains("draw-form")) countPicks(form);
-  });
-
-  var submitted = null; // the data-keep of the form just sent
-  document.addEventListener("submit", function (event) {
-    var form = event.target.closest && event.target.closest("form[data-keep]");
-    submitted = form ? form.dataset.keep : null;
+    var form = event.target.closest && event.target.closest("form.draw-form");
+    if (form) countPicks(form);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
     // The page's own messages (from the last full load) are stale once the panel moved on.
     var stale = document.querySelector("main > .messages");
     if (stale) stale.remove();
-    // A move that went through starts its form fresh; a refused one (the panel shows the
-    // alert) keeps the player's choice, ready to send again.
-    if (submitted && !document.querySelector("#conflict-main .alert")) delete dirty[submitted];
-    submitted = null;
-    Object.keys(dirty).forEach(function (keep) {
-      var form = document.querySelector('form[data-keep="' + keep + '"]');
-      if (form) restore(form, dirty[keep]);
-      else delete dirty[keep];
-    });
     document.querySelectorAll("form.draw-form").forEach(countPicks);
   });
 

@@ -130,6 +130,26 @@ def test_it_explains_the_invitation_to_an_anonymous_visitor(
     assert f'href="/accounts/signup/?next={next_path}"' in html
 
 
+def test_the_headers_sign_up_keeps_the_invitation(
+    client: Client, campaign: Any, invite_token: str
+) -> None:
+    """Issue 27: the header's "Sign up" on /join/<token>/ dropped the invitation (no next):
+    the new guest landed on "You don't sit at any table yet". Every "Sign up" on the page
+    comes back to it; on the login page, the header passes on the login's own next."""
+    import re
+
+    join_path = url("join", invite_token)
+    html = client.get(join_path).content.decode()
+    header = html.split("</header>", 1)[0]
+    signups = re.findall(r'href="(/accounts/signup/[^"]*)"', header)
+    assert signups == [f"/accounts/signup/?next={join_path}"]
+    login = client.get(f"/accounts/login/?next={join_path}").content.decode()
+    header = login.split("</header>", 1)[0]
+    assert re.findall(r'href="(/accounts/signup/[^"]*)"', header) == [
+        f"/accounts/signup/?next={join_path}"
+    ]
+
+
 def test_it_brings_a_new_person_through_signup_to_their_seat(
     client: Client, campaign: Any, invite_token: str
 ) -> None:

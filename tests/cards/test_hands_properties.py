@@ -21,11 +21,12 @@ from cards.hands import (
     lay_choices,
 )
 from tests.cards import reference
+from tests.conftest import depth
 
 NATURALS = [c for c in FULL_DECK if not c.is_joker]
 JOKERS = [RED_JOKER, BLACK_JOKER]
 SETTINGS = settings(
-    max_examples=300,
+    max_examples=depth(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -191,3 +191,33 @@ def test_the_hint_never_stops_a_save(campaign: Any, player_a: Any, client_as: An
     cole = Character.objects.get(name="Cole Brody")
     assert cole.trait_1 == "Fast"
     assert "could say more as a simile" in response.content.decode()
+
+
+def test_after_approval_the_traits_are_locked_too_a_trait_is_a_card_R11(
+    campaign: Any, pc_a: Any, player_a: Any, dealer: Any, client_as: Any
+) -> None:
+    """Issue 27: traits stayed editable by the player after approval, without the Dealer. A
+    trait is +1 card in the Deal (R11): locked like the ratings; the Dealer may change them."""
+    before = (pc_a.trait_1, pc_a.trait_2)
+    client = client_as(player_a)
+    url = f"/c/{campaign.slug}/characters/{pc_a.pk}/edit/"
+    page = client.get(url).content.decode()
+    trait = page.split('name="trait_1"', 1)[1].split(">", 1)[0]
+    assert "readonly" in trait
+    assert "a trait is an extra card in the Deal (R11)" in page
+    changed = sheet(name="Abe Slade", hand=4, eye=3, guts=3, heart=3, trait_1="Rich as Croesus")
+    changed |= {"knack_name": ["Shootin'", "Ridin'", "Drinkin'", "Gamblin'"]}
+    assert client.post(url, changed).status_code == 302
+    pc_a.refresh_from_db()
+    assert (pc_a.trait_1, pc_a.trait_2) == before
+    data = {
+        "name": pc_a.name, "hand": 4, "eye": 3, "guts": 3, "heart": 3,
+        "trait_1": "Rich as Croesus", "trait_2": pc_a.trait_2, "devil": pc_a.devil,
+        "devil_rating": 2,
+    }  # fmt: skip
+    knacks = dict(pc_a.knacks.values_list("name", "rating"))
+    with pytest.raises(CharacterError, match="traits are set"):
+        character_update(character_id=pc_a.pk, data=data, knacks=knacks, by_dealer=False)
+    character_update(character_id=pc_a.pk, data=data, knacks=knacks, by_dealer=True)
+    pc_a.refresh_from_db()
+    assert pc_a.trait_1 == "Rich as Croesus"

@@ -215,7 +215,7 @@ def test_the_consoles_top_button_is_the_action_next_names(
     table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any
 ) -> None:
     html = table.page(dealer)
-    assert next_banner(html) == "Waiting for Abe Slade's proposal"
+    assert next_banner(html) == "Set Abe Slade's Deal, or wait for the proposal"
     assert top_action(html) == "Set Abe Slade's Deal"
     dealt(table, dealer, pc_a, pc_b)
     table.ok(player_a, "name-knack", pid=pid_of(pc_a), knack=pc_a.knacks.get(name="Ridin'").pk)

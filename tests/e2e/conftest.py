@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import connection, connections
 
 from tests.conftest import require_service, wait_for_servers_to_let_go
-from tests.served import Uvicorn, free_port, uvicorn_command
+from tests.served import Uvicorn, listening_socket, uvicorn_command
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -56,15 +56,16 @@ def _test_database_url() -> str:
 def app_url(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """Serve the app with uvicorn on a free port; yields its base URL."""
-    port = free_port()
+    """Serve the app with uvicorn on a free port (a socket it inherits, so no other test can
+    take the port meanwhile); yields its base URL."""
+    sock = listening_socket()
     env = os.environ | {
         "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
         "DATABASE_URL": _test_database_url(),
         "PYTHONUNBUFFERED": "1",
     }
     log = tmp_path_factory.mktemp("uvicorn") / "server.log"
-    server = Uvicorn(uvicorn_command(port), env, log, port)
+    server = Uvicorn(uvicorn_command(sock), env, log, sock)
     try:
         yield server.url
     finally:

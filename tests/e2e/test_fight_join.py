@@ -127,7 +127,7 @@ def test_a_conflict_turns_into_a_gunfight_and_bess_joins_mid_countdown_r30(
     desk.locator("#id_extras").fill("2 Pinkertons 2d6")
     shoot("02-join-page")
     join_submit()
-    expect(a.locator(".timeline")).to_contain_text("2 Pinkertons joins the fight", timeout=LIVE)
+    expect(a.locator(".timeline")).to_contain_text("2 Pinkertons join the fight", timeout=LIVE)
     live.check("join pinkertons join")
     assert {c.cid for c in live.state().combatants} >= {bess, "x2"}
     shoot("03-console-after-join")

@@ -110,3 +110,81 @@ def test_it_steps_through_a_replay_on_a_phone_and_a_laptop_R10(
         expect(page.locator(".replay__where")).to_contain_text("Step 2 of")
         assert page.url.endswith("?step=2")
         context.close()
+
+
+def test_the_replay_takes_the_narration_written_after_the_end_live(
+    app_url: str,
+    finished: Conflict,
+    dealer: User,
+    player_a: User,
+    login_cookie: Callable[[User], dict[str, str]],
+    chromium: Browser,
+) -> None:
+    """Issue 27: the replay page was not live. A finished hand still takes its narration until
+    it is dealt again; the replay open on a phone shows it at the last step, without a reload
+    (the Dealer writes it down on a laptop)."""
+    context = chromium.new_context(viewport=PHONE_390, device_scale_factor=1)
+    context.add_cookies([login_cookie(player_a)])  # type: ignore[list-item]
+    laptop = chromium.new_context(viewport=DESKTOP, device_scale_factor=1)
+    laptop.add_cookies([login_cookie(dealer)])  # type: ignore[list-item]
+    try:
+        page = context.new_page()
+        page.goto(app_url + finished.get_absolute_url() + "replay/")
+        expect(page.locator(".replay__where")).to_contain_text("Step ")
+        page.wait_for_function(
+            "() => document.querySelector('[sse-connect]')"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource.readyState === 1",
+            timeout=20_000,
+        )
+        console = laptop.new_page()
+        console.goto(app_url + finished.get_absolute_url())
+        console.fill("#narrate-text", "The mill burned till dawn.")
+        console.get_by_role("button", name="Put it on the timeline").click()
+        expect(page.locator(".replay__label")).to_contain_text(
+            "The mill burned till dawn.", timeout=20_000
+        )
+    finally:
+        context.close()
+        laptop.close()
+
+
+def test_a_panel_swap_never_copies_a_style_attribute_under_the_csp(
+    app_url: str,
+    finished: Conflict,
+    dealer: User,
+    login_cookie: Callable[[User], dict[str, str]],
+    chromium: Browser,
+) -> None:
+    """Issue 27: CSP "inline style" errors at panel swaps. A tool that touches an input's style
+    (Playwright's screenshots hide the caret and leave style="") left the attribute behind, and
+    htmx's settle copied it onto the swapped-in element, which the CSP refuses. The app settles
+    class, width and height only (base.html's htmx-config): it never uses an inline style."""
+    context = chromium.new_context(viewport=DESKTOP, device_scale_factor=1)
+    context.add_cookies([login_cookie(dealer)])  # type: ignore[list-item]
+    try:
+        console = context.new_page()
+        console.add_init_script(
+            "window.__csp = [];"
+            "document.addEventListener('securitypolicyviolation',"
+            " function (e) { window.__csp.push(e.violatedDirective); });"
+        )
+        console.goto(app_url + finished.get_absolute_url())
+        console.wait_for_function(
+            "() => document.querySelector('[sse-connect]')"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource"
+            " && htmx.find('[sse-connect]')['htmx-internal-data'].sseEventSource.readyState === 1",
+            timeout=20_000,
+        )
+        console.eval_on_selector("#narrate-text", "el => el.setAttribute('style', '')")
+        console.wait_for_timeout(100)
+        console.evaluate("window.__csp = []")  # setting it here is itself refused: not counted
+        other = context.new_page()
+        other.goto(app_url + finished.get_absolute_url())
+        other.fill("#narrate-text", "Smoke over the mill.")
+        other.get_by_role("button", name="Put it on the timeline").click()
+        expect(console.locator(".timeline")).to_contain_text("Smoke over the mill.", timeout=20_000)
+        console.wait_for_timeout(300)  # the settle runs 20 ms after the swap
+        assert console.evaluate("window.__csp") == []
+    finally:
+        context.close()

@@ -19,6 +19,7 @@ from exchange.api import (
     campaign_file_parse,
     campaign_import,
 )
+from tests.conftest import depth
 from tests.exchange.conftest import at, clone, model_counts
 
 Data = dict[str, Any]
@@ -352,7 +353,9 @@ JSON_VALUES = st.one_of(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_it_never_fails_other_than_by_refusing(

@@ -362,23 +362,42 @@ def test_r26_an_interrupt_needs_the_opposed_roll() -> None:
     assert first.state.table[-1].opposed == Opposed.RAISE
 
 
-def test_r26_nothing_to_interrupt_after_a_pass_or_a_sleeve() -> None:
+def test_r26_r33_nothing_to_interrupt_but_the_card_up_of_someone_else() -> None:
+    """R33: the action under way is the card that is up. Sleeving or passing does not stop an
+    interrupt (the next card is up); one's own card up, or no card up, leaves nothing."""
     state = dealt(fight(), TOTALS, TOP).state
-    state = step(state, Act(JIM, "shoots")).state
-    state = step(state, Sleeve(KATE)).state  # the last action is no longer under way
+    state = step(state, Sleeve(JIM)).state  # A♠ up Jim's sleeve; Kate's K♥ is up
+    refused(state, Act(KATE, card=parse_card("K♥"), interrupt=True), "out of turn")
+    state = step(state, Act(KATE, "ducks")).state
+    for _ in range(4):  # Bart's four 10s pass; Jim's 9♦ is up
+        state = step(state, Pass(BART)).state
+    assert up(state)[1] == parse_card("9♦")  # type: ignore[index]
     refused(
         state,
-        Act(KATE, card=parse_card("K♥"), interrupt=True, opposed=Opposed.RAISE),
-        "no action under way",
+        Act(JIM, card=parse_card("A♠"), interrupt=True, opposed=Opposed.RAISE),
+        "own: act with it",
+    )
+    for cid in (JIM, KATE, JIM):  # 9♦, 3♠, 2♣
+        state = step(state, Pass(cid)).state
+    assert up(state) is None
+    refused(
+        state,
+        Act(JIM, card=parse_card("A♠"), interrupt=True, opposed=Opposed.RAISE),
+        "no card is up",
     )
 
 
-def test_r25_the_red_joker_interrupts_without_a_roll() -> None:
+def test_r25_r33_the_red_joker_interrupts_the_card_up_without_a_roll() -> None:
+    """R33: with Bart's 10♠ up, Kate's red joker interrupts Bart, not Jim, whose A♠ was the
+    action recorded before (the game night's Zeke, logged against his own partner)."""
     state = dealt(fight(), TOTALS, "2♣ A♠ 9♦ RJ 3♠ 10♣ 10♠ 10♥ 10♦").state
-    state = step(state, Act(JIM, "shoots Kate")).state
-    out = step(state, Act(KATE, "shoots back", card=RED_JOKER, interrupt=True))
+    state = step(state, Act(JIM, "shoots Bart")).state
+    assert up(state)[0].cid == BART  # type: ignore[index]
+    out = step(state, Act(KATE, "shoots Bart first", card=RED_JOKER, interrupt=True))
+    assert "interrupts" in out.events[0]
     assert "no roll needed" in out.events[0]
-    assert out.state.table[-1].interrupted == JIM
+    assert out.state.table[-1].interrupted == BART
+    assert up(out.state)[1] == parse_card("10♠")  # type: ignore[index]  # Bart still acts
 
 
 def test_r26_an_interrupted_consecutive_extended_action_falls_back_to_zero() -> None:
@@ -469,6 +488,28 @@ def test_r26_a_guts_bust_fails() -> None:
     state = step(state, EndRound()).state
     out = step(state, Guts(KATE, 12, bust=True))
     assert out.state.combatant(KATE).guts_failed
+
+
+def test_r26_r27_the_app_rolls_a_guts_check_with_the_guts_dice() -> None:
+    """Guts can be rolled by the app, as Quickness is: the combatant's Guts dice (a line of
+    extras without them: its Quickness dice), TN 5, aces and busts as R27 rolls them."""
+    import random
+
+    from cards.dice import DiceSpec, check_tn, roll
+    from fights.engine.action_deck import RollGuts
+
+    state = fight(jim(), kate(surprised=True, guts=DiceSpec(3, 6)))
+    refused(state, RollGuts(KATE), "Guts is rolled from round 2")
+    state = step(totals(state, {JIM: 5}), DealRound()).state
+    state = step(state, EndRound()).state
+    refused(state, RollGuts(JIM), "not surprised")
+    out = apply(state, RollGuts(KATE), random.Random(4))
+    expected = roll(DiceSpec(3, 6), random.Random(4))
+    passed = check_tn(expected.total, 5, bust=expected.bust).success
+    assert out.events[0].startswith(f"Kate rolls {expected} for Guts and ")
+    assert out.state.combatant(KATE).surprised is not passed
+    assert out.state.combatant(KATE).guts_failed is not passed
+    refused(out.state, RollGuts(KATE), "not surprised" if passed else "failed the Guts check")
 
 
 # --- Starting and ending -------------------------------------------------------------------------
@@ -583,7 +624,7 @@ def test_a_combatant_can_join_and_leave_a_fight_under_way() -> None:
     state = step(state, Act(JIM, "shoots")).state
     state = step(state, Sleeve(KATE)).state
     out = step(state, Join(gang()))
-    assert out.events == ("3 Pinkertons joins the fight: cards from the next round.",)
+    assert out.events == ("3 Pinkertons join the fight: cards from the next round.",)
     state = out.state
     refused(state, Join(gang()), "already in this fight")
     out = step(state, Leave(KATE))
@@ -615,7 +656,7 @@ def test_one_who_left_can_come_back_holding_nothing_and_a_surprised_joiner_rolls
     refused(state, Join(kate()), "already in this fight")
     out = step(state, Join(gang(surprised=True)))
     assert out.events == (
-        "3 Pinkertons joins the fight: cards from the next round. Surprised (R26).",
+        "3 Pinkertons join the fight: cards from the next round. Surprised (R26).",
     )
     state = step(out.state, EndRound()).state
     assert GANG in [c.cid for c in quickness_needed(state)]
@@ -675,3 +716,16 @@ def test_it_counts_the_round_under_way_when_the_fight_ends_mid_countdown() -> No
 def test_it_says_no_round_was_dealt_when_the_fight_ends_before_the_first_deal() -> None:
     out = step(fight(), EndFight())
     assert "The fight ends before a card is dealt." in out.events
+
+
+def test_a_line_of_several_extras_is_spoken_of_in_the_plural() -> None:
+    """Plural: "2 Deputies' card is up", "2 Deputies roll", never "Deputies's" or "joins"."""
+    deputies = gang(cid="dep", name="2 Deputies", size=2)
+    state = fight(jim(), deputies)
+    assert deputies.whose == "2 Deputies'"
+    assert jim().whose == "Jim's"
+    assert gang(cid="one", name="1 Deputy", size=1).does("joins", "join") == "1 Deputy joins"
+    out = step(state, Quickness("dep", 8))
+    assert out.events == ("2 Deputies roll 8 for Quickness: 2 cards.",)
+    out = step(state, Join(gang(cid="more", name="3 Pinkertons", size=3)))
+    assert out.events[0].startswith("3 Pinkertons join the fight")

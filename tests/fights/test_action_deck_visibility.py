@@ -46,6 +46,7 @@ from fights.engine.action_deck import (
     visible_cards,
     visible_fate_draws,
 )
+from tests.conftest import depth
 from tests.fights.fight_kit import (
     BART,
     GANG,
@@ -258,7 +259,7 @@ def _moves(state: FightState, draw: st.DrawFn) -> list[Move]:
     return moves
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=depth(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(min_value=0, max_value=2**32),
     st.lists(st.booleans(), min_size=4, max_size=4),

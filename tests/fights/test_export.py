@@ -86,6 +86,27 @@ def test_r31_the_record_counts_the_rounds_dealt_not_the_round_opened_after_the_l
     assert "over after round 1<" in session_page
 
 
+def test_r31_a_fight_ended_in_the_next_rounds_quickness_says_so(
+    table: FightTable, dealer: User, cids: dict[str, str]
+) -> None:
+    """The game night: ended in round 2's Quickness (a roll was in), the session said "over
+    after round 1". It ended in round 2, before its deal; one round was dealt."""
+    for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
+        table.ok(dealer, "quickness", cid=cids[who], total=total)
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-round")
+    table.ok(dealer, "quickness", cid=cids["abe"], total=9)
+    table.ok(dealer, "end-fight")
+    [record] = campaign_export(table.fight.campaign)["fights"]
+    assert record["rounds"] == 1
+    end = record["timeline"][-1]
+    assert end["text"] == "The fight ends in round 2's Quickness, before its deal (1 round dealt)."
+    assert end["round"] == 2
+    session_page = table.page(dealer, f"/c/{table.fight.campaign.slug}/sessions/1/")
+    assert "over in round 2, before its deal<" in session_page
+    assert "over after round 1<" not in session_page
+
+
 def test_r31_a_fight_ended_mid_countdown_counts_the_round_under_way(
     table: FightTable, dealer: User, cids: dict[str, str]
 ) -> None:

@@ -196,10 +196,11 @@ def test_r30_nobody_sees_a_card_they_may_not_through_a_whole_fight(
     assert engine.up(table.state())[1].text == "K♥"  # type: ignore[index]
     table.ok(player_b, "sleeve", cid=cids["bess"])  # K♥ up Bess's sleeve, face down to others
     watch.check("Bess sleeves the K♥")
-    table.ok(dealer, "act", cid=cids["crane"], text="Fires at Abe", speed="short")  # Q♠
-    watch.check("the Mayor acts")
+    # The Mayor's Q♠ is up: Abe interrupts it with the red joker (R25, R33), then he acts.
     table.ok(player_a, "act", cid=cids["abe"], card="RJ", interrupt="on", text="Shoots first")
     watch.check("Abe interrupts with the red joker (R25)")
+    table.ok(dealer, "act", cid=cids["crane"], text="Fires at Abe", speed="short")  # Q♠
+    watch.check("the Mayor acts")
     play_out(table, watch, players, lambda n: ("sleeve", "act", "pass")[n % 3])
     table.ok(dealer, "end-round")
     watch.check("round 1 ends")

@@ -81,7 +81,7 @@ def test_a_line_of_extras_joins_surprised_and_needs_guts_from_the_next_round_R26
     assert (str(newcomer.quickness), newcomer.surprised, newcomer.size) == ("2d6", True, 2)
     table.ok(dealer, "end-round")
     console = table.page(dealer)
-    assert "Guts total (TN 5)" in console
+    assert "Roll Guts (" in console
 
 
 def test_one_who_left_comes_back(

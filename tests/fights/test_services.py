@@ -319,8 +319,7 @@ def test_r26_an_interrupt_reads_the_two_typed_quickness_totals(
     table: FightTable, dealer: User, player_a: User, player_b: User, cids: dict[str, str]
 ) -> None:
     deal_known_round(table, dealer, cids, "A♠ 9♣ 3♦ K♥ 4♣ Q♠ J♦ 2♥")
-    table.ok(player_a, "sleeve", cid=cids["abe"])  # A♠ up the sleeve
-    table.ok(player_b, "act", cid=cids["bess"], text="Runs for the door")  # K♥, under way
+    table.ok(player_a, "sleeve", cid=cids["abe"])  # A♠ up the sleeve; Bess's K♥ is up (R33)
     table.refused(
         player_a, "act", "opposed Quickness roll failed",
         cid=cids["abe"], card="A♠", interrupt="on", mine=6, theirs=6,
@@ -331,3 +330,59 @@ def test_r26_an_interrupt_reads_the_two_typed_quickness_totals(
     )  # fmt: skip
     last = table.state().table[-1]
     assert (last.card.text, last.interrupted, last.opposed) == ("A♠", cids["bess"], "raise")
+    table.ok(player_b, "act", cid=cids["bess"], text="Runs for the door")  # K♥, after him
+
+
+def test_r33_an_interrupt_hits_the_card_up_and_the_phone_names_it(
+    table: FightTable, dealer: User, player_a: User, player_b: User, cids: dict[str, str]
+) -> None:
+    """The game night: with the Pinkertons' card up, Abe's interrupt went against the Mayor,
+    whose action was the last recorded. The phone names whose action an interrupt hits, in the
+    open (not behind a collapsed section), in the plural for a line of extras."""
+    from html import unescape
+
+    from tests.characters.conftest import text_of
+
+    deal_known_round(table, dealer, cids, "A♠ 9♣ 3♦ K♥ 4♣ Q♠ J♦ 2♥")
+    table.ok(player_a, "sleeve", cid=cids["abe"])  # A♠ up Abe's sleeve
+    table.ok(player_b, "pass", cid=cids["bess"])  # K♥
+    table.ok(dealer, "act", cid=cids["crane"], text="Fires at Abe")  # Q♠; the J♦ is up
+    html = unescape(table.page(player_a))
+    words = text_of(html)
+    assert "3 Pinkertons’ card is up." in words
+    assert "Pinkertons’s" not in words
+    form = html.split("fight-act fight-act--out")[1].split("</form>")[0]
+    assert "<details" not in form
+    assert "Interrupt 3 Pinkertons’ action?" in text_of(form)
+    table.ok(
+        player_a, "act", cid=cids["abe"], card="A♠", interrupt="on", opposed="raise",
+        text="Shoots the nearest",
+    )  # fmt: skip
+    last = table.state().table[-1]
+    assert (last.card.text, last.interrupted) == ("A♠", cids["gang"])
+    assert "Abe Slade interrupts 3 Pinkertons" in text_of(table.page(player_b))
+
+
+def test_r26_r27_a_surprised_player_rolls_guts_with_the_app(
+    client: Any, campaign: Any, dealer: User, player_a: User, session: Any, pc_a: Any,
+    npc: Any,
+) -> None:  # fmt: skip
+    """Guts could only be typed while Quickness could be rolled: now the phone offers "Roll
+    Guts (3d6, TN 5)" — Abe's Guts 3 — and the app rolls it once a round."""
+    from tests.characters.conftest import text_of
+
+    fight = fight_create(
+        campaign=campaign, actor=dealer, session=session, title="Ambush at the ford",
+        characters=[pc_a, npc], surprised=[cid_of(pc_a)], rng=random.Random(3),
+    )  # fmt: skip
+    table = FightTable(client, fight)
+    table.ok(dealer, "quickness", cid=cid_of(npc), total=5)
+    table.ok(dealer, "deal")
+    table.ok(dealer, "end-round")
+    assert "Roll Guts (3d6, TN 5)" in text_of(table.page(player_a))
+    table.ok(player_a, "roll-guts", cid=cid_of(pc_a))
+    line = table.fight.events.order_by("-seq").first()
+    assert line is not None
+    assert line.text.startswith("Abe Slade rolls 3d6")
+    assert "for Guts and" in line.text
+    table.refused(player_a, "roll-guts", "not Mayor Crane's cards", cid=cid_of(npc))

@@ -5,6 +5,7 @@ page's timeline and the Rulings page."""
 
 from __future__ import annotations
 
+import json
 from html import unescape
 from typing import Any
 
@@ -58,7 +59,10 @@ def test_a_move_with_htmx_answers_the_main_panel_with_the_message(
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="fight-main"')
     assert "Abe Slade rolls 13 for Quickness: 3 cards." in html
-    assert response["HX-Reswap"].startswith("outerHTML")
+    assert response["HX-Reswap"] == "morph:outerHTML show:none"  # patched in place, no scroll
+    assert json.loads(response["HX-Trigger"]) == {
+        "move-answered": {"panel": "fight-main", "refused": False}
+    }
 
 
 def test_a_player_may_not_send_a_dealers_move(table: FightTable, player_a: User) -> None:
@@ -264,8 +268,11 @@ def test_the_session_page_keeps_the_fights_timeline(
 
 def test_the_rulings_page_shows_the_action_deck_rulings(client: Client) -> None:
     page = client.get("/rulings/").content.decode()
-    for ruling in ("R23", "R24", "R25", "R26", "R27", "R30", "R31", "R32"):
+    for ruling in ("R23", "R24", "R25", "R26", "R27", "R30", "R31", "R32", "R33"):
         assert f'id="{ruling}"' in page, ruling
+    # The readings where seed 004 is silent: the interrupt's target, the Guts dice (issue 27).
+    assert "the card that is up" in page
+    assert "(Guts)d6" in page
 
 
 def test_every_screen_of_a_fight_in_play_opens_its_live_stream(

@@ -87,3 +87,30 @@ def test_it_uses_the_rating_the_dealer_set_for_an_npc_R21(
     )
     state = state_from_data(conflict.state)
     assert state.participant(f"c{npc.pk}").devil_rating == 1  # not the standing 3
+
+
+def test_the_campaign_page_calls_each_player_to_set_their_devil_rating_at_the_start_R21(
+    client_as: Any, campaign: Any, dealer: User, player_a: User, player_b: User, pc_a: Any,
+    pc_b: Any, open_session: Any,
+) -> None:  # fmt: skip
+    """The game night: players scrolled 5,132 px to set their Devil rating. At a session's
+    start the campaign page says so at the top of the characters, with the form; the call
+    goes once the rating is set, and names only the viewer's own characters."""
+    from tests.characters.conftest import text_of
+
+    url = campaign.get_absolute_url()
+    html = client_as(player_a).get(url).content.decode()
+    words = text_of(html)
+    assert "Session 1 has started: set your Devil rating R21" in words
+    call = html.split('class="devil-call"')[1].split("</div>")[0]
+    assert f'name="character" value="{pc_a.pk}"' in call
+    assert f'name="character" value="{pc_b.pk}"' not in call
+    # It sits at the top of the characters, before the first character's card.
+    assert html.index('class="devil-call"') < html.index(f">{pc_a.name}<")
+    response = client_as(player_a).post(
+        f"/c/{campaign.slug}/sessions/1/devil/", {"character": pc_a.pk, "rating": 3}
+    )
+    assert response.status_code == 302
+    assert "set your Devil rating" not in text_of(client_as(player_a).get(url).content.decode())
+    assert "set your Devil rating" in text_of(client_as(player_b).get(url).content.decode())
+    assert "set your Devil rating" not in text_of(client_as(dealer).get(url).content.decode())

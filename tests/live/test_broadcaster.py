@@ -1,4 +1,5 @@
-"""The live broadcaster carries versions only, in-process and through Redis (DESIGN.md step 3)."""
+"""The live broadcaster carries versions only, in-process and through Redis (docs/architecture.md,
+"The shape of a table action", step 3)."""
 
 from __future__ import annotations
 

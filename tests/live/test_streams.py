@@ -311,7 +311,7 @@ def test_it_keeps_a_tables_read_only_while_a_screen_of_it_is_open(
 def test_it_announces_a_move_once_it_commits_and_never_a_refused_one(
     dealt: Table, cast: dict[str, User], pc_b: Any
 ) -> None:
-    """DESIGN.md step 2: the move registers ``publish(table, version)`` with
+    """docs/architecture.md, step 2: the move registers ``publish(table, version)`` with
     ``transaction.on_commit``, so no stream hears of a version it cannot read yet, and a
     refused move (here: a stale version) announces nothing."""
     from django.db import transaction

@@ -31,7 +31,7 @@ from django.test import Client
 from conflicts.services import pid_of
 from tests.conflicts.test_views import Table, card_tokens, posse, quick_odds, sized
 from tests.live.test_streams import Event, allowed
-from tests.served import Uvicorn, free_port, uvicorn_command
+from tests.served import Uvicorn, free_port, listening_socket, uvicorn_command
 
 httpx = pytest.importorskip("httpx")
 
@@ -64,7 +64,7 @@ class Server(Uvicorn):
     """``uvicorn dustdevils.asgi:application`` on the test database and ``redis_url``."""
 
     def __init__(self, log_dir: Path, redis_url: str, **env: str) -> None:
-        port = free_port()
+        sock = listening_socket()
         environment = os.environ | {
             "DJANGO_SETTINGS_MODULE": "dustdevils.settings",
             "DATABASE_URL": test_database_url(),
@@ -75,7 +75,8 @@ class Server(Uvicorn):
             **env,
         }
         environment.pop("BROADCASTER", None)
-        super().__init__(uvicorn_command(port), environment, log_dir / f"uvicorn-{port}.log", port)
+        log = log_dir / f"uvicorn-{sock.getsockname()[1]}.log"
+        super().__init__(uvicorn_command(sock), environment, log, sock)
 
 
 class PrivateRedis:
@@ -86,24 +87,34 @@ class PrivateRedis:
         if binary is None:
             pytest.skip("needs the redis-server binary")
         self.binary = binary
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
-        self.start()
+        # redis-server binds the port itself: another program (a test running at once) may
+        # take a free port first, so try another one then.
+        for _ in range(3):
+            self.port = free_port()
+            self.url = f"redis://127.0.0.1:{self.port}/0"
+            if self._started():
+                return
+        pytest.fail("the private redis-server did not start")
 
     def start(self) -> None:
+        if not self._started():
+            pytest.fail("the private redis-server did not start")
+
+    def _started(self) -> bool:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
              "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             with socket.socket() as sock:
                 if sock.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
+                    return True
             time.sleep(0.05)
-        pytest.fail("the private redis-server did not start")
+        self.stop()
+        return False
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -136,10 +136,8 @@ def test_three_people_open_join_and_play_a_one_off_table(
     ]  # fmt: skip
     screens = [Screen("hank", hank, "p1")]
     for name, page, pid in (("ruth", ruth, "p2"), ("cole", cole, "p3")):
-        go = page.get_by_role("link", name="Your seat at the game in play")
-        expect(go).to_be_visible(timeout=LIVE)  # the lobby shows the game without a reload
-        go.click()
-        expect(page).to_have_url(app_url + saloon.get_absolute_url())
+        # The lobby's live update takes each seated guest to the game, no tap (issue 27).
+        expect(page).to_have_url(app_url + saloon.get_absolute_url(), timeout=LIVE)
         screens.append(Screen(name, page, pid))
     shared = devices["hank"].new_page()
     shared.goto(app_url + saloon.get_absolute_url() + "table/")

@@ -363,6 +363,11 @@ def test_the_doomed_with_only_the_black_joker_dies_after_the_last_interaction() 
     assert state.turn.final
     assert state.phase == g.Phase.PLAY  # the last interaction is played normally
     state = go(state, g.Prompt("b", subject_pid="d"), g.Answer("a"), g.Pass("d"))
+    # R34: Daniele's character was brought up and passing is not asking: the extra is his.
+    assert state.phase == g.Phase.PLAY
+    assert state.turn is not None
+    assert state.turn.extra
+    state = go(state, g.Pass("d"))
     assert state.phase == g.Phase.OVER
     assert state.ending == g.Ending.TAKEN
     assert state.dead == "a"
@@ -477,19 +482,79 @@ def test_while_the_unwanted_card_is_up_what_was_said_can_be_struck() -> None:
     refused(up, g.Draw("b", 0), "paused")
 
 
-def test_striking_the_turns_own_question_takes_its_character_back_out() -> None:
-    """S4: the "***" filled with someone may be what made it unwanted; struck, it is a gap."""
+def test_a_struck_initial_question_is_asked_again_with_a_new_star_R34() -> None:
+    """S4/R34: the "***" filled with someone may be what made it unwanted; struck, the drawer
+    asks again with a new "***" (the answer that hung on it goes too)."""
     state = five()
-    state = go(state, g.Draw("b", position(state, "7♠")), g.Prompt("b", subject="the widow"))
+    state = go(state, g.Draw("b", position(state, "7♠")), g.Prompt("b", subject_pid="v"))
     state = go(state, g.RaiseUnwanted("a"))
     assert state.turn is not None
-    assert state.turn.subject == "the widow"
+    assert state.turn.subject_pid == "v"
     assert g.apply(state, g.Strike("a", author="b")).state == state  # an older line's words
-    struck = g.apply(state, g.Strike("a", author="b", prompt=True)).state
+    outcome = g.apply(state, g.Strike("a", author="b", prompt=True))
+    struck = outcome.state
     assert struck.turn is not None
-    assert struck.turn.subject == ""
-    assert struck.turn.step == g.Step.ANSWER  # play stays where it was, paused
-    assert tables.filled(2, 7, struck.turn.subject) == "You hurt ***’s feelings. How?"
+    assert (struck.turn.subject, struck.turn.subject_pid) == ("", "")
+    assert struck.turn.step == g.Step.ASK
+    assert struck.turn.card == card("7♠")
+    assert outcome.entries[-1].text == "Benedetta asks again, with a new “***”."
+    refused(struck, g.Prompt("b", subject="the widow"), "paused")  # the card is still up
+    state = go(struck, g.LowerUnwanted("a"), g.Prompt("b", subject="the widow"))
+    assert state.turn is not None
+    assert (state.turn.subject, state.turn.step) == ("the widow", g.Step.ANSWER)
+
+
+def test_a_pass_is_not_an_asked_question_the_extra_still_comes_R34() -> None:
+    """The seed: the brought-up player "always has the right to ask the Doomed an extra question
+    (up to a maximum of three), provided that they have not already asked one". Vanessa's
+    Sheriff is brought up; she passes her follow-up in the round, and the extra is still hers."""
+    state = five()
+    state = go(
+        state,
+        g.Draw("b", position(state, "7♠")),
+        g.Prompt("b", subject_pid="v"),
+        g.Answer("a"),
+        g.FollowUp("d"),
+        g.Answer("a"),
+        g.Pass("gr"),
+        g.Pass("v"),  # her turn in the round: a pass
+    )
+    assert state.turn is not None
+    assert (state.turn.offer, state.turn.extra) == ("v", True)
+    state = go(state, g.FollowUp("v", "Why the Sheriff?"), g.Answer("a"))
+    assert state.turn is not None
+    assert state.turn.step == g.Step.DRAW
+
+
+def test_the_answer_and_a_cue_without_a_star_bring_up_a_character_R34() -> None:
+    """R34: a character is brought up by the initial question, by its answer, or by a table-3
+    cue with or without "***" (rows 6, 4, 2): its player may take the extra question."""
+    state = five()
+    state = go(
+        state,
+        g.Draw("b", position(state, "7♠")),
+        g.Prompt("b", subject="the widow"),
+    )
+    refused(state, g.Answer("a", brought_up="a"), "another player")
+    state = go(state, g.Answer("a", "Greta’s gambler saw it all.", brought_up="gr"))
+    state = go(state, g.FollowUp("d"), g.Answer("a"), g.Pass("gr"), g.Pass("v"))
+    assert state.turn is not None
+    assert (state.turn.offer, state.turn.extra) == ("gr", True)
+    asked = go(state, g.FollowUp("gr"))
+    refused(asked, g.Answer("a", brought_up="v"), "Only the answer to the initial question")
+    # A table-3 cue without "***": row 6, "If I died, this community would be lost…".
+    cue = playing({"a": "6♠ 9♣ BJ", "b": "7♣ 2♥", "d": "8♣ 3♠", "gr": "5♦ 4♠"}, "a")
+    cue = go(cue, g.Draw("b", position(cue, "6♠")))
+    assert cue.turn is not None
+    assert (cue.turn.table, cue.turn.step) == (3, g.Step.CLEAR)
+    assert not tables.needs_subject(3, 6)
+    cue = go(cue, g.Prompt("b", text="The town needs its doctor.", brought_up="gr"))
+    cue = go(cue, g.Pass("d"), g.Pass("gr"), g.Pass("a"))
+    assert cue.turn is not None
+    assert (cue.turn.offer, cue.turn.extra) == ("gr", True)
+    cue = go(cue, g.Pass("gr"))
+    assert cue.turn is not None
+    assert cue.turn.step == g.Step.DRAW
 
 
 def test_the_unwanted_card_is_there_in_every_phase() -> None:

@@ -233,6 +233,32 @@ def test_the_lobby_is_asked_again_by_htmx_for_its_list_only(
     assert "Cole" in page
 
 
+def test_when_the_host_starts_a_game_the_lobby_takes_each_seated_guest_to_it(
+    full_table: Campaign, host: User, guests: list[User]
+) -> None:
+    """Issue 27: the host was taken to the new game, the guests were not (one more tap, under
+    start buttons that stayed visible). The lobby's live update of a guest with a seat in a
+    game it had not shown sends them there (HX-Redirect), once; the start buttons go."""
+    ruth = client_for(guests[0])
+    page = ruth.get(lobby(full_table)).content.decode()
+    found = re.search(r'hx-get="([^"]*\?known=[^"]*)"', page)
+    assert found is not None
+    refresh = found.group(1).replace("&amp;", "&")
+    saloon = saloon_create(
+        campaign=full_table, actor=host, players=[host, *guests], rng=random.Random(3)
+    )
+    response = ruth.get(refresh, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == saloon.get_absolute_url()
+    # The lobby drawn now knows that game: it stays put, and offers no second start.
+    page = ruth.get(lobby(full_table)).content.decode()
+    refresh = re.search(r'hx-get="([^"]*\?known=[^"]*)"', page).group(1)  # type: ignore[union-attr]
+    again = ruth.get(refresh.replace("&amp;", "&"), HTTP_HX_REQUEST="true")
+    assert "HX-Redirect" not in again
+    assert not QUICK_START.search(page)
+    assert "A game is in play at this table" in page
+
+
 def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
     host: User, guests: list[User], django_capture_on_commit_callbacks: Any
 ) -> None:

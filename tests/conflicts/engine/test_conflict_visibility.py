@@ -73,6 +73,7 @@ from tests.conflicts.engine.conflict_kit import (
     stud,
     zeke,
 )
+from tests.conftest import depth
 
 REVEALED = (Phase.RESOLUTION, Phase.DONE)
 
@@ -399,7 +400,7 @@ def _random_play(cast: str, seed: int, data: st.DataObject) -> None:
         _check_state(state)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=depth(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cast=st.sampled_from(CASTS), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_it_keeps_every_rule_through_random_move_sequences_r10_r15_r19(cast, seed, data) -> None:
     """R10 (visibility, conservation), R15/R16/R18/R19 (chips): whatever moves come, legal or
@@ -408,7 +409,7 @@ def test_it_keeps_every_rule_through_random_move_sequences_r10_r15_r19(cast, see
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=depth(3000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cast=st.sampled_from(CASTS), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_it_keeps_every_rule_through_many_more_random_sequences_r10_r15_r19(
     cast, seed, data

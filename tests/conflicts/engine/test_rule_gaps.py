@@ -54,6 +54,7 @@ from tests.conflicts.engine.conflict_kit import (
     stud,
     zeke,
 )
+from tests.conftest import depth
 
 
 def saloon() -> ConflictState:
@@ -268,7 +269,7 @@ def random_move(state: ConflictState, data: st.DataObject, held: dict[str, int])
     return data.draw(st.sampled_from(kinds))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=depth(150), deadline=None)
 @given(st.data())
 def test_every_reachable_state_has_a_way_to_finish_r16(data: st.DataObject) -> None:
     """From every state the table can reach — random legal moves, chips spent and earned
