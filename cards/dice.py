@@ -71,8 +71,9 @@ _SPEC = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
 def parse_dice(text: str) -> DiceSpec:
     """``"3d6"`` (or ``"d8"`` for one die) as a checked ``DiceSpec``."""
     match = _SPEC.match(text or "")
-    if match is None:
-        raise IllegalMove(f"{text!r} is not a dice roll: write it like 3d6 or 2d8.")
+    # Thousands of digits are no dice either (int() refuses past 4,300 digits: issue 28).
+    if match is None or len(match.group(1)) + len(match.group(2)) > 8:
+        raise IllegalMove(f"{text[:20]!r} is not a dice roll: write it like 3d6 or 2d8.")
     count = int(match.group(1)) if match.group(1) else 1
     return dice_spec(count, int(match.group(2)))
 

@@ -21,9 +21,10 @@ ID_MAX = 2**63 - 1
 
 
 def whole_number(value: object, *, minimum: int | None = 0, maximum: int = INT_MAX) -> int | None:
-    """A whole number as Django's ``IntegerField`` reads it, within the bounds; ``None`` when
-    ``value`` is missing, empty or anything else."""
-    field = forms.IntegerField(required=False, min_value=minimum, max_value=maximum)
+    """A whole number as Django's ``IntegerField`` reads it, within the bounds (``minimum``
+    None: down to ``-maximum``); ``None`` when ``value`` is missing, empty or anything else."""
+    low = -maximum if minimum is None else minimum
+    field = forms.IntegerField(required=False, min_value=low, max_value=maximum)
     try:
         number = field.clean(value if isinstance(value, str | int) else None)
     except ValidationError:

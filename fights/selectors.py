@@ -195,9 +195,8 @@ def timeline(
 
 
 def state_of(fight: Fight) -> engine.FightState:
-    """The engine's state of ``fight``, parsed (and its 54 cards checked) once per read: the
-    live streams render every screen of a fight from one shared instance. Parsed again when
-    ``fight.state`` is another object (a refreshed or reassigned row)."""
+    """The engine's state of ``fight``, parsed (its 54 cards checked) once per read: the live
+    streams render every screen of a fight from one shared instance; again for a new row."""
     known = fight.__dict__.get("_parsed_state")
     if known is not None and known[0] is fight.state:
         return known[1]  # type: ignore[no-any-return]

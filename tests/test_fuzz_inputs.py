@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exchange.api import campaign_export, campaign_file_dump
-from tests.conftest import IN_CI, depth
+from tests.conftest import HYPOTHESIS_PROFILE, HYPOTHESIS_PROFILES, depth
 from tests.exchange.conftest import model_counts, played
 from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, routes
 
@@ -162,9 +162,9 @@ def test_the_import_never_answers_with_a_server_error_nor_writes_half(
 ALL_ROUTES = sorted({route for route, _ in routes() if not route.endswith("stream/")})
 APP_ROUTES = [route for route in ALL_ROUTES if not route.startswith("admin/")]
 ADMIN_ROUTES = [route for route in ALL_ROUTES if route.startswith("admin/")]
-# Random examples per URL pattern besides the explicit ones: deeper under CI (tests/conftest.py
-# loads the "ci" profile there); locally about 250 examples in all.
-EVERY_URL_EXAMPLES = 8 if IN_CI else 1
+# Random examples per URL pattern besides the two explicit ones: 8 under the "ci" (or "deep")
+# profile (tests/conftest.py), 1 under "dev": about 220 examples in all, a minute on two cores.
+EVERY_URL_EXAMPLES = 8 if HYPOTHESIS_PROFILES[HYPOTHESIS_PROFILE] >= 1 else 1
 
 QUERY_NAMES = [
     "fight", "conflict", "step", "knack", "pid", "extra_chip", "v", "session", "advise",
@@ -236,7 +236,7 @@ def test_no_url_of_the_project_answers_with_a_server_error(
 
 
 @settings(
-    max_examples=40 if IN_CI else 12, deadline=None, database=None,
+    max_examples=depth(40), deadline=None, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 @given(

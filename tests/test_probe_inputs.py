@@ -119,3 +119,14 @@ def test_narration_with_nul_is_refused(objects: dict[str, Any], dealer: User) ->
     response = client_of(dealer).post(url, {"text": "He fell\x00", "key": "n1"}, follow=True)
     assert response.status_code == 200
     assert "Null characters are not allowed" in response.content.decode()
+
+
+@pytest.mark.parametrize("dice", ["9" * 4400 + "d6", "2d" + "9" * 4400])
+def test_a_line_of_extras_with_dice_of_thousands_of_digits_is_refused(
+    objects: dict[str, Any], dealer: User, dice: str
+) -> None:
+    url = f"/c/{objects['slug']}/fights/new/"
+    form = {"title": "Ambush", "cap": 5, "fate_pot": "white 10", "extras": f"3 Pinkertons {dice}"}
+    response = client_of(dealer).post(url, form)
+    assert response.status_code == 200
+    assert "is not a dice roll" in response.content.decode()

@@ -27,6 +27,7 @@ from tests.conflicts.engine.conflict_kit import (
     stud,
     zeke,
 )
+from tests.conftest import depth
 
 TEXTS = {card.text for card in FULL_DECK}
 
@@ -150,7 +151,7 @@ def test_the_loader_refuses_an_attribute_the_screens_cannot_read(bad: object) ->
         state_from_data(data)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=depth(40), deadline=None)
 @given(seed=st.integers(0, 10**6), hidden=st.lists(st.sampled_from(sorted(TEXTS)), max_size=60))
 def test_whatever_a_file_says_a_hidden_place_holds_comes_back_as_a_whole_deck(
     seed: int, hidden: list[str]
