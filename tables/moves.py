@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -85,7 +86,7 @@ class Moved(Generic[R]):
     changes: Changes | None = field(default=None, repr=False)
 
 
-class Table(Generic[R]):
+class Table(ABC, Generic[R]):
     """A kind of table, as the pipeline needs it. A game subclasses it once."""
 
     model: ClassVar[type[models.Model]]  # the state row: version, state, phase, last_move_at
@@ -95,9 +96,9 @@ class Table(Generic[R]):
     channel: ClassVar[str]  # the live channel's prefix: "conflict" -> "conflict-12"
     missing: ClassVar[str] = "No such table in this campaign."
 
+    @abstractmethod
     def read(self, table_id: int) -> R:
         """The table, read after the lock (the row is there: the lock found it)."""
-        raise NotImplementedError
 
     def row(self, read: R) -> Any:
         """The state row inside a read."""
@@ -110,10 +111,10 @@ class Table(Generic[R]):
         )["n"]
         return int(last or 0)
 
+    @abstractmethod
     def basis(self, read: R, scope: str) -> str:
         """The fingerprint (``basis_of``) of what a move of one hand or seat ``scope`` is based
         on: that hand's or seat's state and the phase. "" when the scope is not at the table."""
-        raise NotImplementedError
 
     def channel_of(self, table_id: int) -> str:
         return f"{self.channel}-{table_id}"
