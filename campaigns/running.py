@@ -164,3 +164,22 @@ def here_of(kwargs: dict[str, Any]) -> str:
         if table_id is not None:
             return f"{kind}-{table_id}"
     return ""
+
+
+def seats_in_play(user: User, campaign: Campaign) -> str:
+    """The tables in play at ``campaign`` where ``user`` plays, as a lobby remembers them
+    (``<kind>-<id>,…``): any game's (``new_seat``)."""
+    return ",".join(t.key for t in running_for(user, campaign) if not t.dealer)
+
+
+def new_seat(user: User, campaign: Campaign, known: str | None) -> RunningTable | None:
+    """A table in play at ``campaign`` where ``user`` plays that the lobby did not show when it
+    was last drawn (``known``, from ``seats_in_play``): the host started it for them, whatever
+    the game. None when ``known`` was not sent."""
+    if known is None:
+        return None
+    seen = set(known.split(","))
+    for table in running_for(user, campaign):
+        if not table.dealer and table.key not in seen:
+            return table
+    return None

@@ -12,9 +12,20 @@ class SaloonConfig(AppConfig):
     verbose_name = "Death Enters the Saloon"
 
     def ready(self) -> None:
+        from campaigns import tablegames
         from campaigns.running import register
         from saloon.models import Saloon
         from saloon.running import running
 
         # Its tables in every page's "In play now" banner, their set-up and end announced.
         register("saloon", running=running, model=Saloon)
+        tablegames.register(
+            tablegames.TableGame(
+                kind="saloon",
+                name="Death Enters the Saloon",
+                players="3\u20135 players",
+                blurb="a one-shot about guilt and the fear of Death",
+                url_name="saloon:list",
+                order=0,
+            )
+        )

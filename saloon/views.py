@@ -21,9 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from campaigns import tablegames
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from campaigns.once import MadeAndGone, made_once
+from campaigns.running import new_seat, seats_in_play
 from campaigns.services import CampaignError
 from dustdevils.idempotency import FreshKey, key_of
 from dustdevils.types import HtmxHttpRequest
@@ -31,7 +33,7 @@ from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.forms import PARSERS, NewGameForm, OneOffForm, move_basics, parse_move
 from saloon.models import Saloon
-from saloon.selectors import Game, lobby_members, saloon_view, saloons_of, story_markdown
+from saloon.selectors import lobby_members, saloon_view, saloons_of, story_markdown
 from saloon.services import (
     NotSeated,
     SaloonError,
@@ -91,24 +93,13 @@ def saloon_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     one-off table also who sits there (htmx asks again every few seconds: ``#lobby``)."""
     membership = membership_for(request.user, slug)
     context = _list_context(membership)
-    if request.htmx and (fresh := _new_game_for_me(request, context["saloons"])):
-        # The host started a game this guest plays: take them to their seat (issue 27).
-        return HttpResponseClientRedirect(fresh.get_absolute_url())
+    if request.htmx and (
+        fresh := new_seat(request.user, membership.campaign, request.GET.get("known"))
+    ):
+        # The host started a game this guest plays, of any kind: take them to their seat.
+        return HttpResponseClientRedirect(fresh.url)
     template = "saloon/list.html" + ("#lobby" if request.htmx else "")
     return render(request, template, context)
-
-
-def _new_game_for_me(request: HtmxHttpRequest, games: list[Game]) -> Saloon | None:
-    """A game in play with a seat for the viewer that the lobby did not show when it was last
-    drawn (``known``: the games in play it showed then)."""
-    known_text = request.GET.get("known")
-    if known_text is None:
-        return None
-    known = {int(x) for x in known_text.split(",") if x.isdigit()}
-    for game in games:
-        if game.mine and not game.saloon.is_over and game.saloon.pk not in known:
-            return game.saloon
-    return None
 
 
 def _list_context(membership: Membership, error: str = "", **extra: object) -> dict[str, Any]:
@@ -120,7 +111,8 @@ def _list_context(membership: Membership, error: str = "", **extra: object) -> d
         "membership": membership,
         "saloons": saloons,
         # The games in play this lobby shows: a new one for the viewer takes them to it.
-        "known": ",".join(str(pk) for pk in in_play),
+        "known": seats_in_play(membership.user, membership.campaign),
+        "other_games": tablegames.others("saloon"),
         "in_play": bool(in_play),
         "members": [(m.user, display_name(m.user)) for m in members],
         "seated": members,

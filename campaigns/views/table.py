@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import selectors, services, starters
+from campaigns import selectors, services, starters, tablegames
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.forms import (
     CampaignForm,
@@ -43,6 +43,7 @@ def _page(membership: Membership, **extra: Any) -> dict[str, Any]:
         (s for s in context["sessions"] if s.status == GameSession.Status.OPEN), None
     )
     context["devils_to_set"] = selectors.devils_to_set(context["playing"], membership)
+    context["table_games"] = tablegames.games()  # between sessions: every game it can start
     if membership.is_dealer:
         context |= {
             "note_form": NoteForm(),
