@@ -17,6 +17,9 @@ class Ruling:
     # Where the rulebook's text is unclear: the reading the team made, and why, shown beside
     # the ruling and where the choice is made (issue 15).
     reading: str = ""
+    # For the companion games' readings: the seed's own words the reading is about, quoted
+    # beside it (issue 31).
+    seed_words: str = ""
 
     @property
     def anchor(self) -> str:
@@ -343,9 +346,25 @@ RULINGS: tuple[Ruling, ...] = (
 BY_ID = {r.id: r for r in RULINGS}
 
 
+# The readings of the games that join the table later (Saloon Showdown, The Gunfighter…):
+# each app registers its own from ``AppConfig.ready`` (``register``), in its own group.
+_REGISTERED: list[Ruling] = []
+
+
+def register(*rulings: Ruling) -> None:
+    """A game's readings on the Rulings page, after RULINGS.md's own; an id only once."""
+    known = {r.id for r in (*RULINGS, *_REGISTERED)}
+    for ruling in rulings:
+        if ruling.id in known:
+            raise ValueError(f"ruling {ruling.id} is already on the page")
+        known.add(ruling.id)
+        _REGISTERED.append(ruling)
+        BY_ID[ruling.id] = ruling
+
+
 def grouped() -> list[tuple[str, list[Ruling]]]:
-    """The rulings in RULINGS.md's sections, in order."""
+    """The rulings in RULINGS.md's sections, in order, then each registered game's."""
     groups: dict[str, list[Ruling]] = {}
-    for ruling in RULINGS:
+    for ruling in (*RULINGS, *_REGISTERED):
         groups.setdefault(ruling.group, []).append(ruling)
     return list(groups.items())
