@@ -238,11 +238,12 @@ def test_every_stream_carries_only_its_viewers_cards(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_announcement_is_caught_by_the_pings_version_read(
+def test_a_lost_announcement_is_caught_by_the_safety_nets_version_read(
     campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
     """The safety net under the broadcaster: a move whose announcement never came (here: the
-    row moved without ``publish``) reaches the screen at the next ping."""
+    row moved without ``publish``) reaches the screen at the safety net's next version read
+    (``LIVE_POLL_SECONDS``)."""
     from django.db.models import F
 
     saloon = saloon_create(
@@ -266,7 +267,7 @@ def test_a_lost_announcement_is_caught_by_the_pings_version_read(
             await stream.close()
 
     try:
-        with override_settings(BROADCASTER="inprocess", LIVE_PING_SECONDS=1):
+        with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=1):
             asyncio.run(run())
     finally:
         connections.close_all()
