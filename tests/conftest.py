@@ -45,6 +45,12 @@ hypothesis_settings.register_profile("dev", deadline=None, max_examples=10)
 hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
 
 
+def share() -> float:
+    """How much of an exhaustive check to run: all of it under ``ci``, a tenth under ``dev``
+    (every tenth item, so each run checks the same ones)."""
+    return HYPOTHESIS_PROFILES[HYPOTHESIS_PROFILE]
+
+
 def depth(examples: int) -> int:
     """``max_examples`` for a property test whose full depth is ``examples``: all of it under
     the ``ci`` profile, a tenth (at least 10) under ``dev``."""
