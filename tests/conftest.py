@@ -51,6 +51,13 @@ def share() -> float:
     return HYPOTHESIS_PROFILES[HYPOTHESIS_PROFILE]
 
 
+def due(step: int, viewer: int) -> bool:
+    """Whether a walk-through that looks at every screen of every viewer at every step looks at
+    ``viewer``'s (their index) at ``step``: always under ``ci``; under ``dev`` each viewer every
+    third step, in turn, so every step is still looked at by someone and every viewer often."""
+    return share() >= 1 or (step + viewer) % 3 == 0
+
+
 def depth(examples: int) -> int:
     """``max_examples`` for a property test whose full depth is ``examples``: all of it under
     the ``ci`` profile, a tenth (at least 10) under ``dev``."""
