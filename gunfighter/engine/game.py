@@ -203,8 +203,9 @@ def _mat(state: GunfightState, me: Gunfighter, move: EnterMat) -> Outcome:
     if turn != me.pid:
         raise IllegalMove(f"Not your mat yet: {state.gunfighter(turn).name}'s mat is reviewed now.")
     points: dict[str, int] = {}
+    in_showdown = set(review_order(state))  # one fallen earlier in this review shot too
     for shooter, n in move.hits:
-        if shooter not in {g.pid for g in state.gunfighters if g.standing}:
+        if shooter not in in_showdown:
             raise IllegalMove("Only gunfighters in this showdown dealt damage.")
         if not 0 <= n <= MAX_POINTS or shooter in points:
             raise IllegalMove(f"Damage from one gunfighter is a number from 0 to {MAX_POINTS}.")
