@@ -40,7 +40,7 @@ def gunfight_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     (``#lobby``) and a guest is taken to the game the host starts for them."""
     membership = membership_for(request.user, slug)
     if request.htmx and (
-        fresh := new_seat(request.user, membership.campaign, request.GET.get("known"))
+        fresh := new_seat(membership.user, membership.campaign, request.GET.get("known"))
     ):
         return HttpResponseClientRedirect(fresh.url)
     template = "gunfighter/list.html" + ("#lobby" if request.htmx else "")

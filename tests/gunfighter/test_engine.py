@@ -26,7 +26,8 @@ def test_it_deals_every_gunfighter_a_different_deck_three_lives_and_five_covert_
     assert sorted(f.deck for f in state.gunfighters) == sorted(s.DECKS)
     assert all(f.lives == 3 and f.covert == 5 for f in state.gunfighters)
     assert all((f.stock, f.bandolier) == (24, 6) for f in state.gunfighters)
-    assert state.phase == s.Phase.PREPARE and state.showdown == 1
+    assert state.phase == s.Phase.PREPARE
+    assert state.showdown == 1
     assert state.covert_stock == 42 - 30
     assert g.conserved(state)
 
@@ -41,7 +42,8 @@ def test_it_seats_two_to_six(n: int) -> None:
 def test_choosing_decks_if_all_agree_or_at_random_at_one_tap() -> None:
     """GF2: each picks a free deck; a taken deck is refused; a tap against it deals at random."""
     state = table(3, choose=True)
-    assert state.phase == s.Phase.CHOOSE and g.whose_move(state) == ("a", "b", "c")
+    assert state.phase == s.Phase.CHOOSE
+    assert g.whose_move(state) == ("a", "b", "c")
     state = run(state, s.ChooseDeck("a", "Lawman"))
     with pytest.raises(IllegalMove, match="Annie plays the Lawman"):
         run(state, s.ChooseDeck("b", "Lawman"))
@@ -53,7 +55,8 @@ def test_choosing_decks_if_all_agree_or_at_random_at_one_tap() -> None:
     assert [f.deck for f in done.gunfighters] == ["Lawman", "Drunk", "Reverend"]
     assert done.phase == s.Phase.PREPARE
     dealt = run(state, s.DrawAtRandom("c"))
-    assert dealt.phase == s.Phase.PREPARE and len({f.deck for f in dealt.gunfighters}) == 3
+    assert dealt.phase == s.Phase.PREPARE
+    assert len({f.deck for f in dealt.gunfighters}) == 3
 
 
 def test_the_clock_waits_for_every_bandolier_and_starts_once() -> None:
@@ -62,7 +65,8 @@ def test_the_clock_waits_for_every_bandolier_and_starts_once() -> None:
     with pytest.raises(IllegalMove, match="waiting for Bill and Calamity"):
         run(state, s.StartClock("a", T0))
     state = to_showdown(table(3))
-    assert state.phase == s.Phase.SHOWDOWN and state.clock_at == T0
+    assert state.phase == s.Phase.SHOWDOWN
+    assert state.clock_at == T0
     assert state.clock_end == T0 + 10_000
     with pytest.raises(IllegalMove, match="running already"):
         run(state, s.StartClock("b", T0 + 5))
@@ -82,7 +86,8 @@ def test_late_moves_are_refused_in_plain_words() -> None:
 def test_one_covert_card_per_showdown() -> None:
     """GF8: one covert card before each showdown, to the shared covert discard pile."""
     state = run(table(2), s.PlayCovert("a"))
-    assert state.gunfighter("a").covert == 4 and state.covert_discard == 1
+    assert state.gunfighter("a").covert == 4
+    assert state.covert_discard == 1
     with pytest.raises(IllegalMove, match="already"):
         run(state, s.PlayCovert("a"))
 
@@ -94,7 +99,8 @@ def test_mats_are_reviewed_in_turn_from_whoever_saw_a_western_last() -> None:
     with pytest.raises(IllegalMove, match="Not your mat yet: Bill's"):
         run(state, mat("a"))
     state = run(state, mat("b", ("a", 1)))
-    assert g.reviewing(state) == "c" and state.gunfighter("b").lives == 2
+    assert g.reviewing(state) == "c"
+    assert state.gunfighter("b").lives == 2
 
 
 def test_damage_is_kept_and_the_killer_takes_the_covert_cards() -> None:
@@ -108,9 +114,9 @@ def test_damage_is_kept_and_the_killer_takes_the_covert_cards() -> None:
     assert state.gunfighter("c").covert == 10
     assert g.review_order(state) == ("a", "b", "c")
     state = run(state, mat("b"), mat("c", ("b", 1)))
-    assert state.phase == s.Phase.PREPARE and state.showdown == 2
+    assert state.phase == s.Phase.PREPARE
+    assert state.showdown == 2
     assert state.gunfighter("c").lives == 2  # damage is kept (seed: "retained")
-    assert g.review_order(run(state)) == () or True
     assert state.history[0].fallen == (("a", "c"),)
     with pytest.raises(IllegalMove, match="eliminated"):
         run(state, s.BandolierSet("a"))
@@ -119,8 +125,10 @@ def test_damage_is_kept_and_the_killer_takes_the_covert_cards() -> None:
 def test_a_gunfighter_killed_by_their_own_card_gives_no_one_their_covert_cards() -> None:
     """GF5: by their own card, the covert cards go to the covert discard pile."""
     state = run(to_showdown(table(2)), mat("a", ("a", 3)), mat("b"))
-    assert state.phase == s.Phase.OVER and state.winner == "b"
-    assert state.covert_discard == 5 and state.gunfighter("b").covert == 5
+    assert state.phase == s.Phase.OVER
+    assert state.winner == "b"
+    assert state.covert_discard == 5
+    assert state.gunfighter("b").covert == 5
 
 
 def test_the_last_gunfighter_standing_wins_or_nobody_does() -> None:
@@ -175,7 +183,8 @@ def test_the_app_says_when_the_decks_must_be_rebuilt() -> None:
     state, events = g.apply(state, mat("a"), random.Random(0))
     state, events = g.apply(state, mat("b"), random.Random(0))
     assert any("rebuild the decks" in e.text for e in events)
-    assert state.rebuilt == 2 and g.visible(state, "a")["rebuild_now"]
+    assert state.rebuilt == 2
+    assert g.visible(state, "a")["rebuild_now"]
     assert all(
         (f.stock, f.pocket, f.discard, f.bandolier) == (24, 0, 0, 6) for f in state.gunfighters
     )
@@ -190,8 +199,10 @@ def test_visible_is_the_same_public_view_for_everyone_plus_ones_own_moves() -> N
         {k: v for k, v in view.items() if k not in ("mine", "can")} == public
         for view in views.values()
     )
-    assert views["a"]["can"] == {"covert", "clock"} and views["b"]["can"] == {"covert", "ready"}
-    assert views[None]["can"] == frozenset() and views[None]["mine"] is None
+    assert views["a"]["can"] == {"covert", "clock"}
+    assert views["b"]["can"] == {"covert", "ready"}
+    assert views[None]["can"] == frozenset()
+    assert views[None]["mine"] is None
 
 
 def test_the_state_round_trips_and_a_broken_one_is_refused() -> None:
@@ -199,5 +210,5 @@ def test_the_state_round_trips_and_a_broken_one_is_refused() -> None:
     assert state_from_data(state_to_data(state)) == state
     data = state_to_data(state)
     data["gunfighters"][0]["lives"] = -1
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="below 0"):
         state_from_data(data)
