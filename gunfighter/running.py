@@ -6,9 +6,8 @@ lobby takes a guest to a game the host starts for them (``campaigns.running.new_
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q
-from django.urls import reverse
 
-from campaigns.running import MAX_RUNNING, RunningTable, Seats
+from campaigns.running import MAX_RUNNING, ROW, RunningTable, Seats, running_row
 from gunfighter.engine.state import Phase
 from gunfighter.models import Gunfight, GunfightSeat
 
@@ -19,40 +18,24 @@ PHASE_LABELS = {
 }
 
 
-FIELDS = (
-    "pk", "title", "phase", "seated", "created_at", "campaign_id", "campaign__name",
-    "campaign__slug",
-)  # fmt: skip
-
-
 def running(seats: Seats) -> list[RunningTable]:
+    mine = GunfightSeat.objects.filter(gunfight=OuterRef("pk"), user_id=seats.user_id)
     rows = (
         Gunfight.objects.filter(campaign_id__in=seats.campaign_ids)
         .exclude(phase__in=Gunfight.OVER)
-        .annotate(
-            seated=Exists(
-                GunfightSeat.objects.filter(gunfight=OuterRef("pk"), user_id=seats.user_id)
-            )
-        )
+        .annotate(seated=Exists(mine))
         .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
-        .values(*FIELDS)
+        .values(*ROW, "seated")
         .order_by("-created_at", "-pk")
-    )
+    )[:MAX_RUNNING]
+    # The host watching is not a player at it: ``dealer`` only when not seated.
     return [
-        RunningTable(
-            kind="gunfighter",
-            table_id=row["pk"],
-            title=row["title"],
-            phase_label=PHASE_LABELS.get(row["phase"], row["phase"]),
-            campaign_id=row["campaign_id"],
-            campaign_name=row["campaign__name"],
-            campaign_slug=row["campaign__slug"],
-            url=reverse(
-                "gunfighter:detail",
-                kwargs={"slug": row["campaign__slug"], "gunfighter_id": row["pk"]},
-            ),
+        running_row(
+            "gunfighter",
+            row,
+            url_name="gunfighter:detail",
+            labels=PHASE_LABELS,
             dealer=not row["seated"],
-            created_at=row["created_at"],
         )
-        for row in rows[:MAX_RUNNING]
+        for row in rows
     ]

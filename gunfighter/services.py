@@ -22,7 +22,7 @@ from gunfighter.engine.state import Event, GunfightState, Move
 from gunfighter.models import Gunfight, GunfightLine, GunfightMoveKey, GunfightSeat
 from tables import clock
 from tables.errors import NotYours, Refused
-from tables.moves import Basis, Changes, Table, basis_of, opening_lines, table_move
+from tables.moves import Basis, Changes, Moved, Table, basis_of, opening_lines, table_move
 
 GunfightError = Refused  # the table kit's one error family, under the game's names
 NotSeated = NotYours
@@ -126,10 +126,10 @@ def gunfight_move(
     key: str = "",
     basis: str = "",
     rng: random.Random | None = None,
-) -> Gunfight:
+) -> Moved[Gunfight]:
     """One move, made by ``move(pid, now_ms)`` with the mover's own seat, through the table
-    kit. Raises ``GunfightError`` (nothing changed) when refused; a repeated submit returns
-    the game unchanged."""
+    kit. Raises ``GunfightError`` (nothing changed) when refused; a repeated submit changes
+    nothing (``Moved.repeated``, no lines)."""
     seat = seat_of(gunfight_id, user)
 
     def apply(gunfight: Gunfight) -> Changes:
@@ -142,11 +142,10 @@ def gunfight_move(
             lines=_lines(events, user, state),
         )
 
-    gunfight: Gunfight = table_move(
+    return table_move(
         GUNFIGHTS, table_id=gunfight_id, where={"campaign": campaign}, key=key,
         based_on=Basis(version, seat.pid if seat else "", basis), apply=apply,
-    ).row  # fmt: skip
-    return gunfight
+    )  # fmt: skip
 
 
 def _lines(events: Sequence[Event], actor: User, state: GunfightState) -> list[dict[str, object]]:

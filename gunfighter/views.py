@@ -30,7 +30,7 @@ from gunfighter.rulings import RULINGS
 from gunfighter.selectors import gunfight_view, gunfights_of, lobby_members
 from gunfighter.services import GunfightError, NotSeated, gunfight_create, gunfight_move
 from tables.forms import problem_of
-from tables.views import answer, version_answer
+from tables.views import answer, table_version
 
 
 @login_required
@@ -101,41 +101,42 @@ def detail(request: HtmxHttpRequest, slug: str, gunfighter_id: int) -> HttpRespo
 @require_GET
 def version(request: HtmxHttpRequest, slug: str, gunfighter_id: int) -> HttpResponse:
     """The table kit's safety-net poll: 204 while the game stands still. Never a card."""
-    membership = membership_for(request.user, slug)
-    current = (
-        Gunfight.objects.filter(pk=gunfighter_id, campaign=membership.campaign)
-        .values_list("version", flat=True)
-        .first()
-    )
-    return version_answer(request, current=current, event="gunfighter-moved")
+    tables = Gunfight.objects.filter(campaign=membership_for(request.user, slug).campaign)
+    return table_version(request, tables=tables, table_id=gunfighter_id, event="gunfighter-moved")
 
 
 @login_required
 @require_POST
 def act(request: HtmxHttpRequest, slug: str, gunfighter_id: int, action: str) -> HttpResponse:
-    """One move (see the module docstring)."""
+    """One move (see the module docstring): its timeline lines are the notice; a refusal's
+    reason is the error, with the table as it is now (nothing was written)."""
     if action not in PARSERS:
         raise Http404("No such move.")
     gunfight = _load(request, slug, gunfighter_id)
+    notice = error = ""
     try:
         move, version, key, basis = parse_move(action, request.POST)
-        gunfight = gunfight_move(
+        moved = gunfight_move(
             gunfight_id=gunfight.pk, campaign=gunfight.campaign, user=request.user,  # type: ignore[arg-type]
             move=move, version=version, key=key, basis=basis,
         )  # fmt: skip
-    except NotSeated as error:
-        raise PermissionDenied(str(error)) from None
-    except GunfightError as error:  # refused: nothing written; the table as it is now
-        gunfight.refresh_from_db()
-        return _after(request, gunfight, error=str(error))
-    return _after(request, gunfight, moved=True)
+        notice = " ".join(line.text for line in moved.lines)
+    except NotSeated as not_seated:
+        raise PermissionDenied(str(not_seated)) from None
+    except GunfightError as refused:
+        error = str(refused)
+    gunfight.refresh_from_db()
+    return answer(
+        request, notice=notice, error=error, url=gunfight.get_absolute_url(),
+        panel="gunfighter-main",
+        screen=lambda notice, error: _screen(request, gunfight, notice=notice, error=error),
+    )  # fmt: skip
 
 
 def _load(request: HtmxHttpRequest, slug: str, gunfighter_id: int) -> Gunfight:
-    membership = membership_for(request.user, slug)  # 404 for non-members
-    return get_object_or_404(
-        Gunfight.objects.select_related("campaign"), pk=gunfighter_id, campaign=membership.campaign
-    )
+    """The game at this table (404 for those who do not sit at it)."""
+    tables = Gunfight.objects.filter(campaign=membership_for(request.user, slug).campaign)
+    return get_object_or_404(tables.select_related("campaign"), pk=gunfighter_id)
 
 
 def _screen(
@@ -144,17 +145,3 @@ def _screen(
     context = gunfight_view(gunfight, request.user)  # type: ignore[arg-type]
     context.update(notice=notice, error=error)
     return render(request, "gunfighter/detail.html" + ("#main" if request.htmx else ""), context)
-
-
-def _after(
-    request: HtmxHttpRequest, gunfight: Gunfight, *, error: str = "", moved: bool = False
-) -> HttpResponse:
-    notice = ""
-    if moved:
-        lines = gunfight.lines.filter(version=gunfight.version).order_by("seq")
-        notice = " ".join(line.text for line in lines)
-    return answer(
-        request, notice=notice, error=error, url=gunfight.get_absolute_url(),
-        panel="gunfighter-main",
-        screen=lambda notice, error: _screen(request, gunfight, notice=notice, error=error),
-    )  # fmt: skip
