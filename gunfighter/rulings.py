@@ -34,11 +34,14 @@ RULINGS = (
         "GF3", "Whose mat first", GROUP,
         "Who saw a western last is asked once, when the game starts, and the mats are reviewed "
         "clockwise from them every showdown. Once they are out, the review starts with the "
-        "next gunfighter after them who was in the showdown.",
+        "next gunfighter after them who was in the showdown. Every mat of the showdown is "
+        "reviewed, even after someone falls: a fallen gunfighter's shots still land.",
         seed_words="Starting with the player who has most recently seen a western movie take "
         "turns examining what happened to that gunfighter",
         reading="The seed does not say whether the first reviewer changes between showdowns, "
-        "nor which way the turns go: the app keeps the first one and goes clockwise.",
+        "nor which way the turns go: the app keeps the first one and goes clockwise. \u201cThe "
+        "showdown is considered over\u201d when someone is killed is read as: no further "
+        "showdown cards are played, but the mats already played on are still read.",
     ),
     Ruling(
         "GF4", "The showdown clock", GROUP,

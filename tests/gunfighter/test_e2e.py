@@ -21,6 +21,7 @@ from gunfighter.models import Gunfight
 from gunfighter.services import gunfight_create
 from tests.conftest import CAST_PASSWORD
 from tests.e2e.conftest import DESKTOP, PHONE_390, app_url, chromium, login_cookie
+from tests.saloon.test_e2e import OVERFLOW
 
 pytestmark = pytest.mark.e2e
 __all__ = ["app_url", "chromium", "login_cookie"]
@@ -144,6 +145,8 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
         )
         expect(main(page).locator("#story")).to_contain_text("Ruth shot Hank for 3")
         expect(main(page).locator("#story")).to_contain_text("Cole fell to Jess")
+    for page in pages[1:]:  # a phone never scrolls sideways
+        assert not page.evaluate(OVERFLOW)
     gunfight.refresh_from_db()
     assert gunfight.is_over
     jess = by_name["Jess"]

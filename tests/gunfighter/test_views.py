@@ -234,3 +234,37 @@ def test_the_server_clock_is_never_stored(client: Client) -> None:
     assert answer.status_code == 200
     assert "no-store" in answer["Cache-Control"]
     assert abs(json.loads(answer.content)["now"] - time.time() * 1000) < 5000
+
+
+def test_a_tap_from_a_page_of_before_the_clock_is_refused_and_writes_nothing(
+    gunfight: Gunfight, dealer: Any, player_a: Any, player_b: Any
+) -> None:
+    """GF4/GF8: the covert card, tapped on a page loaded before the clock started, is late."""
+    page = as_user(dealer).get(gunfight.get_absolute_url()).content.decode()
+    form = page[page.index("act--covert") :]
+    version = form.split('name="version" value="')[1].split('"')[0]
+    basis = form.split('name="basis" value="')[1].split('"')[0]
+    set_all(gunfight, dealer, player_a, player_b)
+    tap(as_user(player_a), gunfight, "clock")
+    before = written(gunfight)
+    late = tap(as_user(dealer), gunfight, "covert", version=version, basis=basis, pid="p1")
+    assert b"The table has moved on since that page was loaded" in late.content
+    assert written(gunfight) == before
+    assert state_of(gunfight).gunfighter("p1").covert == 5
+
+
+def test_the_live_stream_sends_each_phone_its_own_panel(
+    gunfight: Gunfight, dealer: Any, player_a: Any, outsider: Any
+) -> None:
+    from django.http import Http404
+
+    from dustdevils.live.tables import Viewer
+    from gunfighter.streams import GUNFIGHTS
+
+    slug = gunfight.campaign.slug
+    version, html = GUNFIGHTS.first_sync(Viewer(player_a.pk, slug, gunfight.pk, False, "t"))
+    assert version == gunfight.version
+    assert 'data-me="p2"' in html
+    assert 'id="gunfighter-main"' in html
+    with pytest.raises(Http404):
+        GUNFIGHTS.first_sync(Viewer(outsider.pk, slug, gunfight.pk, False, "t"))
