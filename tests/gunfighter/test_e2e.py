@@ -20,7 +20,7 @@ from campaigns.services import campaign_create
 from gunfighter.models import Gunfight
 from gunfighter.services import gunfight_create
 from tests.conftest import CAST_PASSWORD
-from tests.e2e.conftest import DESKTOP, PHONE_390, app_url, chromium, login_cookie
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390, app_url, chromium, login_cookie
 from tests.saloon.test_e2e import OVERFLOW
 
 pytestmark = pytest.mark.e2e
@@ -65,6 +65,11 @@ def devices(
     finally:
         for context in contexts:
             context.close()
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot for people to look at (only with E2E_SCREENSHOTS=1; never compared)."""
+    page.screenshot(path=str(ARTIFACTS / f"gunfighter-{name}.png"), full_page=True)
 
 
 def main(page: Page) -> Any:
@@ -115,7 +120,13 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
     app_url: str, table: tuple[Campaign, list[User]], devices: list[BrowserContext]
 ) -> None:
     pages, gunfight = seated(app_url, table, devices)
+    shoot(pages[1], "prepare-phone")
+    assert not pages[1].evaluate(OVERFLOW)
     start_the_clock(pages)
+    expect(main(pages[1]).locator("[data-table-clock]")).to_have_attribute(
+        "data-clock-phase", "2", timeout=CLOCK
+    )
+    shoot(pages[1], "clock-phone")
     for page in pages:  # the clock ran out on every screen
         expect(main(page).locator("[data-table-clock]")).to_have_attribute(
             "data-clock-phase", "3", timeout=CLOCK
@@ -137,6 +148,8 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
             form.get_by_role("spinbutton", name=who).fill(points)
         if len(hits) > 1:
             form.get_by_label("who dealt the last point").select_option(label="Jess")
+        if name == "Cole":
+            shoot(page, "mat-phone")
         form.get_by_role("button", name="My mat is reviewed").click()
         expect(form).to_be_hidden(timeout=LIVE)
     for page in pages:
@@ -145,6 +158,8 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
         )
         expect(main(page).locator("#story")).to_contain_text("Ruth shot Hank for 3")
         expect(main(page).locator("#story")).to_contain_text("Cole fell to Jess")
+    shoot(pages[0], "ending-laptop")
+    shoot(pages[3], "ending-phone")
     for page in pages[1:]:  # a phone never scrolls sideways
         assert not page.evaluate(OVERFLOW)
     gunfight.refresh_from_db()

@@ -268,3 +268,28 @@ def test_the_live_stream_sends_each_phone_its_own_panel(
     assert 'id="gunfighter-main"' in html
     with pytest.raises(Http404):
         GUNFIGHTS.first_sync(Viewer(outsider.pk, slug, gunfight.pk, False, "t"))
+
+
+def test_choosing_decks_on_the_phones_or_drawing_at_random_at_one_tap(
+    campaign: Campaign, dealer: Any, player_a: Any, player_b: Any
+) -> None:
+    """GF2: everyone agreed to choose: each picks a free deck; one tap against it deals them."""
+    client = as_user(dealer)
+    client.post(
+        reverse("gunfighter:new", args=[campaign.slug]),
+        {"player": [dealer.pk, player_a.pk, player_b.pk], "choose": "on", "key": "k2"},
+    )
+    gunfight = Gunfight.objects.get(campaign=campaign)
+    assert state_of(gunfight).phase == s.Phase.CHOOSE
+    page = client.get(gunfight.get_absolute_url()).content.decode()
+    assert "Choose your character deck." in page
+    assert 'value="Reverend">Reverend (White)' in page
+    tap(client, gunfight, "choose", deck="Reverend")
+    taken = tap(as_user(player_a), gunfight, "choose", deck="Reverend")
+    assert b"Delia plays the Reverend (White): pick another." in taken.content
+    tap(as_user(player_a), gunfight, "choose", deck="Lawman")
+    assert [f.deck for f in state_of(gunfight).gunfighters] == ["Reverend", "Lawman", ""]
+    tap(as_user(player_b), gunfight, "random")
+    state = state_of(gunfight)
+    assert state.phase == s.Phase.PREPARE
+    assert len({f.deck for f in state.gunfighters}) == 3
