@@ -57,7 +57,7 @@
   // ``serverAt`` on the server's clock: the offset is read again at each hop, so a better
   // sample taken meanwhile (the lead before a clock starts) still counts.
   function at(serverAt, fn) {
-    var wait = serverAt - serverNow() - 30;
+    var wait = serverAt - serverNow() - 60;
     if (wait > 0) { setTimeout(function () { at(serverAt, fn); }, Math.min(wait, 250)); return; }
     spinning.push({ target: serverAt - (best ? best.offset : 0), fn: fn });
     if (spinning.length === 1) channel.port2.postMessage(0);

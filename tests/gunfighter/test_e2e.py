@@ -169,25 +169,52 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
     expect(main(jess).locator('[data-count="covert"]')).to_have_text("20")
 
 
+def measured(phones: list[Page]) -> tuple[list[float], list[float]]:
+    """(the skew between the phones at each edge; how late each phone fired any edge by its
+    own estimate of the server's clock, ms). A late phone was starved of CPU, not out of step:
+    its estimate of the server's clock was right, its renderer ran late."""
+    records = [
+        sorted(page.evaluate("window.tableClock.fired"), key=lambda e: e["edge"])[:3]
+        for page in phones
+    ]
+    edges = (0, 5000, 10000)
+    skews = [max(at) - min(at) for at in zip(*[[e["at"] for e in r] for r in records], strict=True)]
+    late = [max(e["server"] - (e["start"] + edges[e["edge"]]) for e in r) for r in records]
+    print(
+        f"\nshowdown clock skew across three phones, per edge (ms): {[round(x, 1) for x in skews]}"
+        f"; each phone's latest edge by its own server clock (ms): {[round(x, 1) for x in late]}"
+        f"; best round trips (ms): {[round(p.evaluate('window.tableClock.rtt')) for p in phones]}"
+    )
+    return skews, late
+
+
 def test_the_showdown_clock_fires_on_three_phones_at_once(
     app_url: str, table: tuple[Campaign, list[User]], devices: list[BrowserContext]
 ) -> None:
     """Issue 31: three phones record the instant they fire each edge (the countdown, the
-    play, time); the skew between them, per edge, is printed and at most 50 ms."""
+    play, time); the skew between them, per edge, is printed and at most 50 ms. On a machine
+    so loaded that a phone's renderer fired late by its own reckoning (starved of CPU, not out
+    of step), the next showdown is measured once more; phones out of step fail at once."""
     one_off, users = table
     gunfight = gunfight_create(campaign=one_off, actor=users[0], players=users[1:])
     phones = [context.new_page() for context in devices[1:]]
     for phone in phones:
         phone.goto(app_url + gunfight.get_absolute_url())
-    start_the_clock(phones, starter=0)
-    instants = [fired(page) for page in phones]
-    skews = [max(edge) - min(edge) for edge in zip(*instants, strict=True)]
-    rtts = [round(page.evaluate("window.tableClock.rtt"), 1) for page in phones]
-    print(
-        f"\nshowdown clock skew across three phones, per edge (ms): {[round(x, 1) for x in skews]}"
-    )
-    print(f"their best round trips to the server's clock (ms): {rtts}")
+    for attempt in (1, 2):
+        start_the_clock(phones, starter=0)
+        for page in phones:
+            fired(page)
+        skews, late = measured(phones)
+        if max(skews) <= MAX_SKEW_MS or attempt == 2:
+            break
+        assert max(late) > MAX_SKEW_MS, f"the phones are out of step: {skews}"
+        for page in phones:  # no damage, no cards left: the next showdown
+            form = main(page).locator("form.mat-form")
+            expect(form).to_be_visible(timeout=LIVE)
+            form.get_by_role("button", name="My mat is reviewed").click()
+            expect(form).to_be_hidden(timeout=LIVE)
     assert max(skews) <= MAX_SKEW_MS, skews
+    instants = [fired(page) for page in phones]
     for a, b, c in instants:  # 5 s of countdown, then 5 s of play
         assert abs(b - a - 5000) <= MAX_SKEW_MS
         assert abs(c - b - 5000) <= MAX_SKEW_MS
