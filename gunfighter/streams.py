@@ -7,16 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest
-from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from dustdevils.live.tables import LiveTable, Viewer
 from gunfighter.models import Gunfight
 from gunfighter.selectors import gunfight_view
+from tables.streams import stream_view, versions_of
 
 
 @dataclass(frozen=True)
@@ -48,22 +46,15 @@ def panel(viewer: Viewer, read: Read) -> str | None:
     return render_to_string("gunfighter/detail.html#main", context)
 
 
-def _versions(ids: list[int]) -> list[tuple[int, int]]:
-    return list(Gunfight.objects.filter(pk__in=ids).values_list("pk", "version"))
-
-
 GUNFIGHTS: LiveTable[Read] = LiveTable(
     kind="gunfighter",
     admit=membership_for,
     load=load_read,
     panel=panel,
-    versions=_versions,
+    versions=versions_of(Gunfight),
     missing="No such gunfight at this table.",
     panel_reads_db=True,
 )
 
-
-@require_GET
-async def gunfight_stream(request: HttpRequest, slug: str, gunfighter_id: int) -> HttpResponseBase:
-    """A gunfighter's phone (or a watcher's screen), live."""
-    return await GUNFIGHTS.open(request, slug, gunfighter_id, as_table=False)
+# A gunfighter's phone (or a watcher's screen), live.
+gunfight_stream = stream_view(GUNFIGHTS)
