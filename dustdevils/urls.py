@@ -18,5 +18,7 @@ urlpatterns = [
     path("", include("conflicts.urls")),
     path("", include("fights.urls")),
     path("", include("saloon.urls")),
+    path("", include("gunfighter.urls")),
+    path("", include("tables.urls")),  # the table clock's time
     path("admin/", admin.site.urls),
 ]
