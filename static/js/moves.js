@@ -1,5 +1,6 @@
 /* The table kit in the browser (issue 26), for every game's main panel (#conflict-main,
-   #fight-main, #saloon-main). Everything works without this file: plain forms, post/redirect/get.
+   #fight-main, #saloon-main, #gunfighter-main). Everything works without this file: plain
+   forms, post/redirect/get.
 
    The panels are morphed in place by idiomorph (vendor/idiomorph-ext-0.8.0.min.js; hx-ext="morph"
    on the live wrapper): the answer to a move (HX-Reswap: morph:outerHTML, tables/views.py) and
@@ -25,7 +26,7 @@
   "use strict";
   if (!window.Idiomorph || !window.htmx) return;
 
-  var PANEL = "#conflict-main, #fight-main, #saloon-main";
+  var PANEL = "#conflict-main, #fight-main, #saloon-main, #gunfighter-main";
   var chosen = new WeakMap(); // a field the player changed -> which field it was then
   var toggled = new WeakSet(); // a <details> the player opened or closed
   var chains = new WeakMap(); // a form sent -> it and its ancestors up to the panel
