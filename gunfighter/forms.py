@@ -53,6 +53,7 @@ def _clock(data: QueryDict) -> MoveOf:
 PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
     "choose": _choose, "random": _plain(s.DrawAtRandom), "covert": _plain(s.PlayCovert),
     "ready": _plain(s.BandolierSet), "clock": _clock, "mat": _mat,
+    "takeback": _plain(s.TakeBack),
 }  # fmt: skip
 
 

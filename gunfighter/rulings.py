@@ -65,7 +65,8 @@ RULINGS = (
         seed_words="The player who killed (dealt the last point of damage) to the now-dead "
         "gunfighter is allowed to claim all of that gunfighter's remaining covert cards.",
         reading="The seed does not say who claims when the last point is the fallen one's "
-        "own; the app gives them to no one.",
+        "own; the app gives them to no one. Nor does it except a killer who fell earlier in "
+        "the same review: they still claim them, and leave the game with them.",
     ),
     Ruling(
         "GF6", "The app does not read the cards", GROUP,
@@ -93,7 +94,9 @@ RULINGS = (
         seed_words="Each player is dealt a hand of 5 covert (GREEN) cards. … each gunfighter "
         "is now free to play one covert card.",
         reading="The seed never says that covert cards are drawn again, so the app never deals "
-        "the 42 cards' rest.",
+        "the 42 cards' rest. The seed plays them \u201conce each gunfighter's bandolier is "
+        "laid out\u201d: the app counts one whenever it is tapped before the clock starts, and "
+        "the clock waits for every bandolier; the order itself is kept at the table.",
     ),
     Ruling(
         "GF9", "The pocket", GROUP,
@@ -104,7 +107,9 @@ RULINGS = (
         "cards in their pocket and they end the showdown with cards left in their bandolier "
         "the cards from their bandolier are discarded instead of being pocketed.",
         reading="Showdown cards played \u201cbefore a showdown begins\u201d come from the six "
-        "drawn, so they count as played.",
+        "drawn, so they count as played. The seed says what happens to a full pocket; to one "
+        "with room for some of the cards left, the app reads \u201cup to 6\u201d: it fills "
+        "up to six and the rest are discarded.",
     ),
     Ruling(
         "GF10", "The last ones fall together; nothing is private", GROUP,
@@ -114,5 +119,26 @@ RULINGS = (
         seed_words="Objective: To be the last gunfighter standing. … You may look at your hand "
         "but do not show other players.",
         reading="The seed does not say what happens when nobody survives: no winner.",
+    ),
+    Ruling(
+        "GF11", "A mat entered wrong is taken back", GROUP,
+        "Whoever entered their mat wrong taps \u201ctake it back\u201d: the table is as it "
+        "was before that mat, and it is reviewed again \u2014 with every mat entered after it, "
+        "even one that eliminated someone or ended the game. It can be taken back until the "
+        "table's next move after the review (the next showdown's first tap).",
+        seed_words="If you are ever confused, simply read the card directions!",
+        reading="The seed's mats are read aloud at the table, so a mistake is put right at "
+        "once; the app lets the table do the same with what it typed.",
+    ),
+    Ruling(
+        "GF12", "A phone that is gone", GROUP,
+        "The table's host can make any gunfighter's move for them (choose a deck, set the "
+        "bandolier, play a covert card, enter or take back their mat), for a phone that is "
+        "flat, lost or left behind; the timeline says who acted for whom. No other gunfighter "
+        "can.",
+        seed_words="Players must agree that everyone's play mats are within easy reach of all "
+        "players",
+        reading="The seed has no phones: the cards and mats stay on the table, where the host "
+        "can read a mat for a gunfighter as well as they can.",
     ),
 )  # fmt: skip

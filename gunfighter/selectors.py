@@ -75,6 +75,13 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
     seat = seat_of(gunfight, user)
     me = seat.pid if seat is not None else None
     view = g.visible(state, me)
+    host = (
+        user is not None
+        and Membership.objects.filter(
+            campaign_id=gunfight.campaign_id, user_id=user.pk, role=Membership.Role.DEALER
+        ).exists()
+    )
+    proxies = _proxies(state, me) if host else []
     names = {f.pid: f.name for f in state.gunfighters}
     clock = clock_of(state)
     rows = []
@@ -97,7 +104,8 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "version": gunfight.version,
         "move_base": _move_base(gunfight),
         "scope_field": "pid",
-        "bases": {me: seat_basis(state, me)} if me else {},
+        "bases": {p: seat_basis(state, p) for p in (me, *(x["pid"] for x in proxies)) if p},
+        "proxies": proxies,
         "me": me,
         "mine": view["mine"],
         "mine_colour": COLOURS.get(view["mine"].deck, "") if view["mine"] else "",
@@ -122,6 +130,16 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "story": story(state),
         "lines": list(GunfightLine.objects.filter(gunfight=gunfight).order_by("-seq")[:60]),
     }
+
+
+def _proxies(state: GunfightState, me: str | None) -> list[dict[str, Any]]:
+    """GF12: the moves the host may make for each other gunfighter (a phone that is gone)."""
+    out = []
+    for f in state.gunfighters:
+        can = g.visible(state, f.pid)["can"] if f.pid != me else frozenset()
+        if can:
+            out.append({"pid": f.pid, "name": f.name, "f": f, "can": can})
+    return out
 
 
 def _move_base(gunfight: Gunfight) -> str:

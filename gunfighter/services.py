@@ -126,26 +126,46 @@ def gunfight_move(
     key: str = "",
     basis: str = "",
     rng: random.Random | None = None,
+    for_pid: str = "",
 ) -> Moved[Gunfight]:
     """One move, made by ``move(pid, now_ms)`` with the mover's own seat, through the table
-    kit. Raises ``GunfightError`` (nothing changed) when refused; a repeated submit changes
+    kit; or, by the table's host, with the seat ``for_pid`` of a gunfighter whose phone is gone
+    (GF12). Raises ``GunfightError`` (nothing changed) when refused; a repeated submit changes
     nothing (``Moved.repeated``, no lines)."""
     seat = seat_of(gunfight_id, user)
+    pid = seat.pid if seat else ""
+    proxy = bool(for_pid) and for_pid != pid
+    if proxy:
+        pid = for_pid
+    elif seat is None:
+        raise NotSeated("Only the gunfighters at this table play; you can watch.")
 
     def apply(gunfight: Gunfight) -> Changes:
-        if seat is None:
-            raise NotSeated("Only the gunfighters at this table play; you can watch.")
-        made = move(seat.pid, clock.now_ms())
-        state, events = g.apply(state_from_data(gunfight.state), made, rng or system_rng())
+        before = state_from_data(gunfight.state)
+        events: tuple[Event, ...] = ()
+        if proxy:
+            events = _for(before, campaign, user, pid)
+        state, made = g.apply(before, move(pid, clock.now_ms()), rng or system_rng())
         return Changes(
             fields={"state": state_to_data(state), "phase": state.phase.value},
-            lines=_lines(events, user, state),
+            lines=_lines((*events, *made), user, state),
         )
 
     return table_move(
         GUNFIGHTS, table_id=gunfight_id, where={"campaign": campaign}, key=key,
-        based_on=Basis(version, seat.pid if seat else "", basis), apply=apply,
+        based_on=Basis(version, pid, basis), apply=apply,
     )  # fmt: skip
+
+
+def _for(state: GunfightState, campaign: Campaign, host: User, pid: str) -> tuple[Event]:
+    """GF12: only the table's host acts for another gunfighter, and says so on the timeline."""
+    hosts = Membership.objects.filter(campaign=campaign, role=Membership.Role.DEALER)
+    if not hosts.filter(user=host).exists():
+        raise NotSeated("Only the host can act for another gunfighter.")
+    if not state.has(pid):
+        raise GunfightError("No such gunfighter at this table.")
+    name = state.gunfighter(pid).name
+    return (Event(f"{display_name(host)} acts for {name}, whose phone is away.", pid),)
 
 
 def _lines(events: Sequence[Event], actor: User, state: GunfightState) -> list[dict[str, object]]:

@@ -119,6 +119,7 @@ def act(request: HtmxHttpRequest, slug: str, gunfighter_id: int, action: str) ->
         moved = gunfight_move(
             gunfight_id=gunfight.pk, campaign=gunfight.campaign, user=request.user,  # type: ignore[arg-type]
             move=move, version=version, key=key, basis=basis,
+            for_pid=request.POST.get("pid", "")[:20],  # GF12: the host, for a phone that is gone
         )  # fmt: skip
         notice = " ".join(line.text for line in moved.lines)
     except NotSeated as not_seated:

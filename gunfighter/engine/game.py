@@ -1,7 +1,7 @@
 """The Gunfighter's rules as the app keeps them (seed 003): ``new_game``, ``apply`` (a move to
 a new state and the timeline's events, or ``IllegalMove`` in plain words) and ``visible`` (the
 one per-viewer view). Randomness is injected (``rng``), time is given by the moves (the server's
-clock): no clock, no globals here. Readings GF1–GF10: gunfighter/rulings.py."""
+clock): no clock, no globals here. Readings GF1–GF12: gunfighter/rulings.py."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from gunfighter.engine.state import (
     PlayCovert,
     Showdown,
     StartClock,
+    TakeBack,
 )
 
 Outcome = tuple[GunfightState, tuple[Event, ...]]
@@ -89,7 +90,40 @@ def _deck(deck: str) -> str:
 
 
 def apply(state: GunfightState, move: Move, rng: random.Random | None = None) -> Outcome:
-    """One move; ``IllegalMove`` in plain words when it is not allowed now (nothing changes)."""
+    """One move; ``IllegalMove`` in plain words when it is not allowed now (nothing changes).
+    GF11: a mat keeps the table as it was before it (``before``); any other move forgets it."""
+    if isinstance(move, TakeBack):
+        return _take_back(state, move.pid)
+    after, events = _apply(state, move, rng)
+    return replace(after, before=state if isinstance(move, EnterMat) else None), events
+
+
+def _take_back(state: GunfightState, pid: str) -> Outcome:
+    """GF11: back to before ``pid``'s mat of this showdown; the mats entered after it are
+    reviewed again too. Allowed to its gunfighter even if it eliminated them or ended the game,
+    until the table's next move."""
+    if not state.has(pid):
+        raise IllegalMove("Only the gunfighters at this table play.")
+    level, again = state.before, []
+    while level is not None:
+        again.append(reviewing(level))
+        if again[-1] == pid:
+            break
+        level = level.before
+    name = state.gunfighter(pid).name
+    if level is None:
+        raise IllegalMove(
+            f"Nothing of {name}'s to take back: a mat can be taken back only until the table's "
+            "next move after the review."
+        )
+    later = [state.gunfighter(p).name for p in reversed(again[:-1])]
+    text = f"{name} takes back their mat: it is reviewed again"
+    if later:
+        text += f", and so {'is' if len(later) == 1 else 'are'} {_names(later)}'s after it"
+    return level, (Event(text + ".", pid),)
+
+
+def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outcome:
     if not state.has(move.pid):
         raise IllegalMove("Only the gunfighters at this table play.")
     me = state.gunfighter(move.pid)
@@ -353,6 +387,15 @@ def whose_move(state: GunfightState) -> tuple[str, ...]:
     return (turn,) if turn else ()
 
 
+def taken_back(state: GunfightState) -> tuple[str, ...]:
+    """GF11: whose mats of this showdown can be taken back now, the last entered first."""
+    out, level = [], state.before
+    while level is not None:
+        out.append(reviewing(level))
+        level = level.before
+    return tuple(out)
+
+
 def conserved(state: GunfightState) -> bool:
     """Every standing deck's 30 cards are somewhere; the 42 covert cards too."""
     decks = all(
@@ -382,6 +425,8 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
             can.add("clock" if me.ready else "ready")
         elif turn == me.pid:
             can.add("mat")
+    if me is not None and me.pid in taken_back(state):
+        can.add("takeback")
     return {
         "phase": state.phase.value,
         "showdown": state.showdown,

@@ -3,15 +3,16 @@ refuses what it cannot read (``ValueError``/``KeyError``/``TypeError``): the app
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from typing import Any
 
 from gunfighter.engine.state import Gunfighter, GunfightState, Hit, Phase, Showdown
 
 
 def state_to_data(state: GunfightState) -> dict[str, Any]:
-    data = asdict(state)
+    data = asdict(replace(state, before=None))
     data["phase"] = state.phase.value
+    data["before"] = None if state.before is None else state_to_data(state.before)  # GF11
     return data
 
 
@@ -47,6 +48,7 @@ def state_from_data(data: dict[str, Any]) -> GunfightState:
         for s in data["history"]
     )
     clock = data["clock_at"]
+    before = data.get("before")
     state = GunfightState(
         phase=Phase(data["phase"]),
         gunfighters=tuple(_gunfighter(g) for g in data["gunfighters"]),
@@ -59,6 +61,7 @@ def state_from_data(data: dict[str, Any]) -> GunfightState:
         hits=tuple(_hit(h) for h in data["hits"]),
         winner=str(data["winner"]),
         rebuilt=_int(data.get("rebuilt", 0)),
+        before=None if before is None else state_from_data(before),
     )
     if not state.has(state.western):
         raise ValueError("who saw a western last is not at the table")

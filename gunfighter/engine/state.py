@@ -87,6 +87,10 @@ class GunfightState:
     hits: tuple[Hit, ...] = ()  # the current showdown's, as mats are reviewed
     winner: str = ""
     rebuilt: int = 0  # the showdown for which every deck was last rebuilt (GF7)
+    # GF11: the table as it was before the last mat was entered (itself with the one before it,
+    # back to this showdown's first mat), so a mistyped mat can be taken back; any other move
+    # clears it.
+    before: GunfightState | None = None
 
     def has(self, pid: str) -> bool:
         return any(g.pid == pid for g in self.gunfighters)
@@ -151,7 +155,15 @@ class EnterMat:
     last: str = ""
 
 
-Move = ChooseDeck | DrawAtRandom | PlayCovert | BandolierSet | StartClock | EnterMat
+@dataclass(frozen=True)
+class TakeBack:
+    """GF11: the mover's mat, entered wrong, is reviewed again (with every mat entered after
+    it), as long as the table made no other move since."""
+
+    pid: str
+
+
+Move = ChooseDeck | DrawAtRandom | PlayCovert | BandolierSet | StartClock | EnterMat | TakeBack
 
 
 @dataclass(frozen=True)

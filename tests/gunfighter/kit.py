@@ -55,6 +55,9 @@ def random_move(state: s.GunfightState, rng: random.Random, now: int) -> s.Move:
         if waiting:
             return s.BandolierSet(rng.choice(waiting))
         return s.StartClock(me.pid, now)
+    back = g.taken_back(state)
+    if back and rng.random() < 0.05:
+        return s.TakeBack(rng.choice(back))  # GF11: a mistyped mat, reviewed again
     pid = g.reviewing(state)
     me = state.gunfighter(pid)
     shooters = [f.pid for f in state.standing]

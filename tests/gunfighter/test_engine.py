@@ -1,4 +1,4 @@
-"""The Gunfighter's engine (seed 003), rule by rule, with the readings GF1–GF10 cited."""
+"""The Gunfighter's engine (seed 003), rule by rule, with the readings GF1–GF12 cited."""
 
 from __future__ import annotations
 
@@ -212,3 +212,47 @@ def test_the_state_round_trips_and_a_broken_one_is_refused() -> None:
     data["gunfighters"][0]["lives"] = -1
     with pytest.raises(ValueError, match="below 0"):
         state_from_data(data)
+
+
+def test_a_mistyped_mat_is_taken_back_with_the_mats_after_it() -> None:
+    """GF11: a mat entered wrong is reviewed again (and every mat entered after it), until the
+    table's next move; the counts are as before it."""
+    start = to_showdown(table(3))
+    state = run(start, mat("a", ("b", 1), left=2), mat("b", ("c", 2)))
+    assert g.taken_back(state) == ("b", "a")
+    assert "takeback" in g.visible(state, "a")["can"]
+    assert "takeback" not in g.visible(state, "c")["can"]
+    state, events = g.apply(state, s.TakeBack("a"))
+    assert state == start
+    assert "Annie takes back their mat" in events[0].text
+    assert "Bill's after it" in events[0].text
+    with pytest.raises(IllegalMove, match="Nothing of Calamity's to take back"):
+        run(run(start, mat("a")), s.TakeBack("c"))
+
+
+def test_a_mat_that_ended_the_game_or_killed_its_owner_can_be_taken_back() -> None:
+    """GF11: the one it eliminated (or the game it ended) is not a dead end."""
+    start = to_showdown(table(2))
+    state = run(start, mat("a", ("b", 3)))  # meant 1
+    assert not state.gunfighter("a").standing
+    state = run(state, s.TakeBack("a"))
+    assert state.gunfighter("a").standing
+    over = run(state, mat("a", ("b", 1)), mat("b", ("a", 5)))
+    assert over.phase == s.Phase.OVER
+    back = run(over, s.TakeBack("b"))
+    assert back.phase == s.Phase.SHOWDOWN
+    assert g.reviewing(back) == "b"
+    assert back.history == ()
+    assert back.gunfighter("a").lives == 2
+
+
+def test_the_next_move_after_a_review_forgets_the_mats() -> None:
+    """GF11: once the next showdown's first tap is made, the last review stands."""
+    state = run(to_showdown(table(2)), mat("a"), mat("b"))
+    assert g.taken_back(state) == ("b", "a")
+    state = run(state, s.BandolierSet("a"))
+    assert state.before is None
+    with pytest.raises(IllegalMove, match="to take back"):
+        run(state, s.TakeBack("b"))
+    kept = run(to_showdown(table(3)), mat("a", ("b", 1)))
+    assert state_from_data(state_to_data(kept)) == kept
