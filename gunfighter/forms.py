@@ -53,7 +53,7 @@ def _clock(data: QueryDict) -> MoveOf:
 PARSERS: dict[str, Callable[[QueryDict], MoveOf]] = {
     "choose": _choose, "random": _plain(s.DrawAtRandom), "covert": _plain(s.PlayCovert),
     "ready": _plain(s.BandolierSet), "clock": _clock, "mat": _mat,
-    "takeback": _plain(s.TakeBack),
+    "takeback": _plain(s.TakeBack), "uncovert": _plain(s.TakeBackCovert),
 }  # fmt: skip
 
 

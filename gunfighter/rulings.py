@@ -121,11 +121,12 @@ RULINGS = (
         reading="The seed does not say what happens when nobody survives: no winner.",
     ),
     Ruling(
-        "GF11", "A mat entered wrong is taken back", GROUP,
+        "GF11", "A mat or a covert card entered wrong is taken back", GROUP,
         "Whoever entered their mat wrong taps \u201ctake it back\u201d: the table is as it "
         "was before that mat, and it is reviewed again \u2014 with every mat entered after it, "
         "even one that eliminated someone or ended the game. It can be taken back until the "
-        "table's next move after the review (the next showdown's first tap).",
+        "table's next move after the review (the next showdown's first tap). A covert card "
+        "tapped by mistake goes back to the hand, until the clock starts.",
         seed_words="If you are ever confused, simply read the card directions!",
         reading="The seed's mats are read aloud at the table, so a mistake is put right at "
         "once; the app lets the table do the same with what it typed.",
@@ -133,7 +134,8 @@ RULINGS = (
     Ruling(
         "GF12", "A phone that is gone", GROUP,
         "The table's host can make any gunfighter's move for them (choose a deck, set the "
-        "bandolier, play a covert card, enter or take back their mat), for a phone that is "
+        "bandolier, play or take back a covert card, start the clock, enter or take back "
+        "their mat), for a phone that is "
         "flat, lost or left behind; the timeline says who acted for whom. No other gunfighter "
         "can.",
         seed_words="Players must agree that everyone's play mats are within easy reach of all "

@@ -106,6 +106,10 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "scope_field": "pid",
         "bases": {p: seat_basis(state, p) for p in (me, *(x["pid"] for x in proxies)) if p},
         "proxies": proxies,
+        # GF12: one "Start the clock" for the host who cannot start it themselves.
+        "proxy_clock": next(
+            (x["pid"] for x in proxies if "clock" in x["can"] and "clock" not in view["can"]), ""
+        ),
         "me": me,
         "mine": view["mine"],
         "mine_colour": COLOURS.get(view["mine"].deck, "") if view["mine"] else "",

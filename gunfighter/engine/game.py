@@ -38,6 +38,7 @@ from gunfighter.engine.state import (
     Showdown,
     StartClock,
     TakeBack,
+    TakeBackCovert,
 )
 
 Outcome = tuple[GunfightState, tuple[Event, ...]]
@@ -143,6 +144,8 @@ def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outco
         raise IllegalMove("First every gunfighter needs a character deck.")
     if isinstance(move, PlayCovert):
         return _covert(state, me)
+    if isinstance(move, TakeBackCovert):
+        return _uncovert(state, me)
     if isinstance(move, BandolierSet):
         return _ready(state, me)
     if isinstance(move, StartClock):
@@ -183,6 +186,17 @@ def _covert(state: GunfightState, me: Gunfighter) -> Outcome:
     me = replace(me, covert=me.covert - 1, covert_played=True)
     state = replace(_put(state, me), covert_discard=state.covert_discard + 1)
     return state, (Event(f"{me.name} plays a covert card ({me.covert} left in hand).", me.pid),)
+
+
+def _uncovert(state: GunfightState, me: Gunfighter) -> Outcome:
+    """GF11: the count put right before the clock: the card comes back from the discard pile."""
+    if state.phase != Phase.PREPARE:
+        raise IllegalMove("Too late: the clock has started, and the covert card was played.")
+    if not me.covert_played:
+        raise IllegalMove("You played no covert card for this showdown.")
+    me = replace(me, covert=me.covert + 1, covert_played=False)
+    state = replace(_put(state, me), covert_discard=state.covert_discard - 1)
+    return state, (Event(f"{me.name} takes their covert card back ({me.covert} in hand).", me.pid),)
 
 
 def _ready(state: GunfightState, me: Gunfighter) -> Outcome:
@@ -422,6 +436,8 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
         elif state.phase == Phase.PREPARE:
             if not me.covert_played and me.covert:
                 can.add("covert")
+            if me.covert_played:
+                can.add("uncovert")
             can.add("clock" if me.ready else "ready")
         elif turn == me.pid:
             can.add("mat")

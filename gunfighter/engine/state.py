@@ -163,7 +163,17 @@ class TakeBack:
     pid: str
 
 
-Move = ChooseDeck | DrawAtRandom | PlayCovert | BandolierSet | StartClock | EnterMat | TakeBack
+@dataclass(frozen=True)
+class TakeBackCovert:
+    """GF11: a covert card tapped by mistake goes back to the hand, before the clock starts."""
+
+    pid: str
+
+
+Move = (
+    ChooseDeck | DrawAtRandom | PlayCovert | TakeBackCovert | BandolierSet | StartClock
+    | EnterMat | TakeBack
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,8 @@ def random_move(state: s.GunfightState, rng: random.Random, now: int) -> s.Move:
         me = rng.choice(state.standing)
         if not me.covert_played and me.covert and rng.random() < 0.3:
             return s.PlayCovert(me.pid)
+        if me.covert_played and rng.random() < 0.05:
+            return s.TakeBackCovert(me.pid)  # GF11: tapped by mistake
         waiting = g.whose_move(state)
         if waiting:
             return s.BandolierSet(rng.choice(waiting))

@@ -256,3 +256,17 @@ def test_the_next_move_after_a_review_forgets_the_mats() -> None:
         run(state, s.TakeBack("b"))
     kept = run(to_showdown(table(3)), mat("a", ("b", 1)))
     assert state_from_data(state_to_data(kept)) == kept
+
+
+def test_a_covert_card_tapped_by_mistake_goes_back_before_the_clock() -> None:
+    """GF11: the count is put right before the clock starts; after it, the card was played."""
+    state = run(table(2), s.PlayCovert("a"))
+    assert "uncovert" in g.visible(state, "a")["can"]
+    state = run(state, s.TakeBackCovert("a"))
+    assert (state.gunfighter("a").covert, state.covert_discard) == (5, 0)
+    assert g.conserved(state)
+    with pytest.raises(IllegalMove, match="no covert card"):
+        run(state, s.TakeBackCovert("a"))
+    played = to_showdown(run(state, s.PlayCovert("a")))
+    with pytest.raises(IllegalMove, match="Too late"):
+        run(played, s.TakeBackCovert("a"))

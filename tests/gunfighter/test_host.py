@@ -67,7 +67,21 @@ def test_a_host_who_does_not_play_can_still_run_the_table(
     answer = tap(as_user(dealer), gunfight, "ready", pid="p2")
     assert b"Delia acts for Bess" in answer.content
     assert state_of(gunfight).phase == s.Phase.PREPARE
-    assert b"Start the clock" in as_user(dealer).get(gunfight.get_absolute_url()).content
+    page = as_user(dealer).get(gunfight.get_absolute_url()).content
+    assert page.count(b">Start the clock</button>") == 1
+    tap(as_user(dealer), gunfight, "clock", pid="p1")
+    assert state_of(gunfight).phase == s.Phase.SHOWDOWN
+
+
+def test_a_covert_card_tapped_by_mistake_is_taken_back_on_the_phone(
+    gunfight: Gunfight, dealer: Any
+) -> None:
+    """GF11: before the clock, the count is put right."""
+    played = tap(as_user(dealer), gunfight, "covert")
+    assert b"Tapped by mistake: take it back" in played.content
+    back = tap(as_user(dealer), gunfight, "uncovert")
+    assert b"Delia takes their covert card back (5 in hand)." in back.content
+    assert state_of(gunfight).covert_discard == 0
 
 
 def test_a_mat_entered_wrong_is_taken_back_on_the_phone(

@@ -55,7 +55,7 @@ ODD: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("data", ODD)
 @pytest.mark.parametrize("action", ["choose", "random", "covert", "ready", "clock", "mat",
-                                    "takeback"])  # fmt: skip
+                                    "takeback", "uncovert"])  # fmt: skip
 def test_odd_posts_never_give_a_server_error(
     gunfight: Gunfight, dealer: Any, player_a: Any, data: dict[str, Any], action: str
 ) -> None:
