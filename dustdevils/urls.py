@@ -18,5 +18,7 @@ urlpatterns = [
     path("", include("conflicts.urls")),
     path("", include("fights.urls")),
     path("", include("saloon.urls")),
+    path("", include("showdown.urls")),
+    path("", include("tables.urls")),
     path("admin/", admin.site.urls),
 ]
