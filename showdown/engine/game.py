@@ -835,12 +835,14 @@ class View:
 
 
 def visible_state(state: State, viewer: str | None) -> View:
-    counts: tuple[tuple[str, int], ...] = ()
+    """Both kinds of count are stripped (an event can be drawn while a bluff's counts wait);
+    ``counted`` and ``mine`` are the event's while one holds play, else the bluff's."""
+    bluff = state.bluff.counts if state.bluff is not None else ()
+    event = state.event.counts if state.event is not None else ()
     if state.bluff is not None:
-        counts = state.bluff.counts
         state = replace(state, bluff=replace(state.bluff, counts=()))
-    elif state.event is not None:
-        counts = state.event.counts
+    if state.event is not None:
         state = replace(state, event=replace(state.event, counts=()))
+    counts = event if state.event is not None else bluff
     mine = next((n for pid, n in counts if viewer and pid == viewer), None)
     return View(state, tuple(pid for pid, _ in counts), mine)
