@@ -91,12 +91,17 @@ SHOWDOWNS = ShowdownTable()
 
 def seat_basis(state: State, pid: str) -> str:
     """What a move of seat ``pid`` is based on: the phase, whose turn, what is under way (the
-    threat, the bluff's entries, the fight, the event) and that player's money."""
+    threat, the bluff, the fight, the event) and that player's money — as that seat sees it
+    (``visible_state``): the fingerprint travels in its forms, so it must not hang on a count
+    hidden from it (a hash of 0–9 is no secret)."""
     if not state.has(pid):
         return ""
+    view = g.visible_state(state, pid)
+    seen = view.state
     return basis_of(
-        state.phase.value, state.turn, repr(state.player(pid)), repr(state.threat),
-        repr(state.bluff), repr(state.fight), repr(state.event), state.dealer,
+        seen.phase.value, seen.turn, repr(seen.player(pid)), repr(seen.threat),
+        repr(seen.bluff), repr(seen.fight), repr(seen.event), seen.dealer, view.counted,
+        view.mine,
     )  # fmt: skip
 
 
