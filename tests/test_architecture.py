@@ -17,9 +17,9 @@ from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
 PROJECT = ("dustdevils",)
-APPS = ("campaigns", "characters", "conflicts", "fights", "saloon", "exchange")
+APPS = ("campaigns", "characters", "conflicts", "fights", "saloon", "showdown", "exchange")
 PACKAGES = ("cards", *PROJECT, *APPS)
-ENGINES = ("conflicts/engine", "fights/engine", "saloon/engine")
+ENGINES = ("conflicts/engine", "fights/engine", "saloon/engine", "showdown/engine")
 MAX_LINES = 400
 
 

@@ -18,6 +18,8 @@ from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from saloon.services import saloon_create
+from showdown.engine.state import Options
+from showdown.services import showdown_create
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +53,10 @@ def objects(
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
+    showdown = showdown_create(
+        campaign=campaign, actor=dealer, players=[dealer, player_a], dealer=dealer,
+        options=Options(),
+    )
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
@@ -66,6 +72,7 @@ def objects(
         "fight_id": fight.pk,
         "saloon_id": saloon.pk,
         "line_id": saloon.lines.order_by("seq")[0].pk,
+        "showdown_id": showdown.pk,
         "action": "call",
     }
 

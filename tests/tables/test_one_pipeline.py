@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
-GAMES = ("conflicts", "fights", "saloon")
-TABLES = r"(?:Conflict|Fight|Saloon)"
-LINES = r"(?:Event|FightEvent|SaloonLine)"
+GAMES = ("conflicts", "fights", "saloon", "showdown")
+TABLES = r"(?:Conflict|Fight|Saloon|Showdown)"
+LINES = r"(?:Event|FightEvent|SaloonLine|ShowdownLine)"
 
 ONLY_THE_KIT = {
     "locks a table": re.compile(TABLES + r"\.objects\.select_for_update"),
