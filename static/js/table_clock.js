@@ -6,8 +6,8 @@
    the server's clock>" then gets the class "is-now" and the attribute data-clock-now at that
    instant (a countdown in its [data-clock-count] child meanwhile), and fires "clock-now" on
    itself: a duel's "Via!" shows on both phones at once, and its buttons come alive. Elements
-   added later (a morph, a live update) are scheduled too. window.TableClock.offset() for
-   tests. */
+   added later (a morph, a live update) are scheduled too. window.TableClock.offset() and
+   data-clock-local (the local clock when it fired) for tests. */
 (function () {
   "use strict";
   var offset = 0, best = Infinity, synced = false, waiting = [];
@@ -40,6 +40,7 @@
     function fire() {
       el.classList.add("is-now");
       el.setAttribute("data-clock-now", String(Math.round(now())));
+      el.setAttribute("data-clock-local", String(Date.now())); // this machine's clock, for tests
       el.querySelectorAll("button[data-clock-enable]").forEach(function (b) { b.disabled = false; });
       el.dispatchEvent(new CustomEvent("clock-now", { bubbles: true }));
     }
