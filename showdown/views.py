@@ -40,7 +40,7 @@ def showdown_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A table's Saloon Showdown page: its games and the form to start one."""
     membership = membership_for(request.user, slug)
     if request.htmx and (
-        fresh := new_seat(request.user, membership.campaign, request.GET.get("known"))
+        fresh := new_seat(membership.user, membership.campaign, request.GET.get("known"))
     ):
         return HttpResponseClientRedirect(fresh.url)  # the host seated this guest: go there
     template = "showdown/list.html" + ("#games" if request.htmx else "")

@@ -7,8 +7,9 @@ on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from cards.dice import dice_spec, roll
 from cards.errors import IllegalMove
@@ -808,7 +809,9 @@ def _finish(state: State, log: _Log) -> State:
     return replace(state, fight=Fight(Kind.TIEBREAK, tied), threat=None, bluff=None)
 
 
-_HANDLERS = {
+Handler = Callable[[State, Any, random.Random, _Log], State]
+
+_HANDLERS: dict[type[m.Move], Handler] = {
     m.Draw: _draw, m.CashLoot: _cash_loot, m.CashBounty: _cash_bounty, m.Threaten: _threaten,
     m.CallBluff: _call_bluff, m.Bullets: _bullets, m.AndYou: _and_you,
     m.BountyTrio: _bounty_trio, m.Horse: _horse, m.Law: _law, m.Desperado: _desperado,
