@@ -1,10 +1,8 @@
-"""Saloon Showdown's screens live, on the one live-table protocol (``dustdevils.live.tables``):
-each screen is rendered through ``showdown_view``, the same partial the page renders, so no
-hidden count reaches a stream that the page would not show."""
+"""Saloon Showdown's screens live, on the one live-table protocol through the kit
+(``tables.screens.member_table``): each screen is rendered through ``showdown_view``, the same
+partial the page renders, so no hidden count reaches a stream that the page would not show."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
@@ -13,55 +11,25 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
-from campaigns.models import Membership
-from dustdevils.live.tables import LiveTable, Viewer
+from dustdevils.live.tables import Viewer
 from showdown.models import Showdown
 from showdown.selectors import showdown_view
+from tables.screens import member_table
 
 
-@dataclass(frozen=True)
-class Read:
-    showdown: Showdown
-    roles: dict[int, str]
-
-    @property
-    def version(self) -> int:
-        return self.showdown.version
-
-
-def load_read(showdown_id: int) -> Read | None:
-    showdown = Showdown.objects.select_related("campaign").filter(pk=showdown_id).first()
-    if showdown is None:
-        return None
-    members = Membership.objects.filter(campaign_id=showdown.campaign_id)
-    return Read(showdown, dict(members.values_list("user_id", "role")))
-
-
-def panel(viewer: Viewer, read: Read) -> str | None:
-    """This viewer's main panel, or None when they are no longer at this table."""
-    showdown = read.showdown
-    if viewer.user_id not in read.roles or showdown.campaign.slug != viewer.slug:
-        return None
-    user = get_user_model()(pk=viewer.user_id)  # only its key is read: the viewer's seat
+def render(viewer: Viewer, showdown: Showdown) -> str:
+    """This viewer's main panel (only the user's key is read: their seat, the host's role)."""
+    user = get_user_model()(pk=viewer.user_id)
     context = showdown_view(showdown, user, as_table=viewer.as_table)
     context.update(csrf_token=viewer.csrf_token, notice="", error="")
     template = "showdown/table.html#main" if viewer.as_table else "showdown/detail.html#main"
     return render_to_string(template, context)
 
 
-def _versions(ids: list[int]) -> list[tuple[int, int]]:
-    return list(Showdown.objects.filter(pk__in=ids).values_list("pk", "version"))
-
-
-SHOWDOWNS: LiveTable[Read] = LiveTable(
-    kind="showdown",
-    admit=membership_for,
-    load=load_read,
-    panel=panel,
-    versions=_versions,
+SHOWDOWNS = member_table(
+    kind="showdown", model=Showdown, render=render, admit=membership_for,
     missing="No such game at this table.",
-    panel_reads_db=True,
-)
+)  # fmt: skip
 
 
 @require_GET

@@ -34,17 +34,20 @@ def screens(showdown: Showdown, users: dict[str, User]) -> dict[str, str]:
         client = Client()
         client.force_login(user)
         url = showdown.get_absolute_url()
-        read = streams.load_read(showdown.pk)
+        read = streams.SHOWDOWNS.load(showdown.pk)
         assert read is not None
         parts = [
             client.get(url).content.decode(),
             client.get(url, HTTP_HX_REQUEST="true").content.decode(),
             client.get(url + "table/").content.decode(),
             client.get(url + "version/?v=0").content.decode(),
-            streams.panel(Viewer(user.pk, showdown.campaign.slug, showdown.pk, False, "t"), read)
-            or "",
-            streams.panel(Viewer(user.pk, showdown.campaign.slug, showdown.pk, True, "t"), read)
-            or "",
+            *(
+                streams.SHOWDOWNS.panel(viewer, read) or ""
+                for viewer in (
+                    Viewer(user.pk, showdown.campaign.slug, showdown.pk, False, "t"),
+                    Viewer(user.pk, showdown.campaign.slug, showdown.pk, True, "t"),
+                )
+            ),
         ]
         out[name] = NOISE.sub(lambda m: m.group(1) or m.group(2) or m.group(3), "\n".join(parts))
     return out
