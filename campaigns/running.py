@@ -18,13 +18,13 @@ registered model), the campaign's pages and every member's banner hear of it on 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Model
+from django.db.models import Model, Q
 from django.db.models.signals import post_init, post_save
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
@@ -103,6 +103,48 @@ def table_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> Non
     if created or was is None or was != over:  # None: its phase was not read with it
         streams.announce(instance.campaign_id)  # the campaign page lists them too
         streams.announce_running(instance.campaign_id)
+
+
+def seated_running(
+    seats: Seats,
+    *,
+    kind: str,
+    model: type[Model],
+    seated: Any,
+    labels: Mapping[str, str],
+    url_name: str,
+    id_kwarg: str,
+) -> list[RunningTable]:
+    """A game's provider whose players sit in seats: its tables not over (``model.OVER``) in the
+    viewer's campaigns where ``seated`` (an ``Exists`` of the viewer's seat at ``OuterRef("pk")``)
+    holds, and every one of a campaign they host, newest first; ``dealer`` when they only host
+    it (the lobby takes a seated guest to their seat: ``new_seat``). One query."""
+    rows = (
+        model._default_manager.filter(campaign_id__in=seats.campaign_ids)
+        .exclude(phase__in=model.OVER)  # type: ignore[attr-defined]
+        .annotate(seated=seated)
+        .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
+        .values(
+            "pk", "title", "phase", "seated", "created_at", "campaign_id", "campaign__name",
+            "campaign__slug",
+        )
+        .order_by("-created_at", "-pk")
+    )  # fmt: skip
+    return [
+        RunningTable(
+            kind=kind,
+            table_id=row["pk"],
+            title=row["title"],
+            phase_label=labels.get(row["phase"], row["phase"]),
+            campaign_id=row["campaign_id"],
+            campaign_name=row["campaign__name"],
+            campaign_slug=row["campaign__slug"],
+            url=reverse(url_name, kwargs={"slug": row["campaign__slug"], id_kwarg: row["pk"]}),
+            dealer=not row["seated"],
+            created_at=row["created_at"],
+        )
+        for row in rows[:MAX_RUNNING]
+    ]
 
 
 def running_for(user: User | AnonymousUser, campaign: Campaign | None = None) -> list[RunningTable]:

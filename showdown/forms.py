@@ -10,10 +10,10 @@ from django import forms
 from django.http import QueryDict
 
 from dustdevils.idempotency import key_field
-from dustdevils.parsing import an_id, whole_number
+from dustdevils.parsing import whole_number
 from showdown.engine import moves as m
 from showdown.services import ShowdownError
-from tables.forms import MoveForm, problem_of
+from tables.forms import MoveForm, problem_of, seated_ids
 
 MoveOf = Callable[[str], m.Move]
 Parser = Callable[[QueryDict, int], MoveOf]
@@ -132,14 +132,7 @@ class NewGameForm(forms.Form):
     key = key_field()
 
     def seated(self) -> list[int]:
-        seats: list[tuple[int, int]] = []
-        posted = self.data.getlist("player") if isinstance(self.data, QueryDict) else []
-        for raw in posted:
-            user_id = an_id(raw)
-            if user_id is not None:
-                seat = whole_number(self.data.get(f"seat_{raw}"), minimum=None)
-                seats.append((99 if seat is None else seat, user_id))
-        return list(dict.fromkeys(user_id for _, user_id in sorted(seats)))
+        return seated_ids(self.data)
 
 
 class ShowdownMoveForm(MoveForm):

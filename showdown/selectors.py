@@ -50,11 +50,6 @@ def showdowns_of(campaign: Campaign, user: User | None = None) -> list[Game]:
     ]
 
 
-def lobby_members(campaign: Campaign) -> list[Membership]:
-    members = Membership.objects.filter(campaign=campaign).select_related("user")
-    return sorted(members, key=lambda m: (not m.is_dealer, m.joined_at, m.pk))
-
-
 def _names(state: State, pids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:
     return [{"pid": p, "name": state.player(p).name} for p in pids]
 

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import streams as campaign_page
+from campaigns.access import seating_problem
 from campaigns.models import Campaign, Membership
 from cards.deck import system_rng
 from cards.errors import IllegalMove
@@ -37,13 +38,8 @@ def showdown_create(
 ) -> Showdown:
     """A new game for 2–7 of the table's members, seated clockwise in the order given;
     ``dealer``: who saw a western last (the dealer token)."""
-    members = set(Membership.objects.filter(campaign=campaign).values_list("user_id", flat=True))
-    if actor.pk not in members:
-        raise ShowdownError("Only the table's members can start a game at it.")
-    if any(p.pk not in members for p in players):
-        raise ShowdownError("Every player must be at this table.")
-    if len({p.pk for p in players}) != len(players):
-        raise ShowdownError("Each player sits at the table once.")
+    if problem := seating_problem(campaign, actor=actor, players=players):
+        raise ShowdownError(problem)
     seats = [(f"p{i + 1}", display_name(p)) for i, p in enumerate(players)]
     pids = {p.pk: pid for p, (pid, _) in zip(players, seats, strict=True)}
     dealer_pid = pids.get(dealer.pk, "")

@@ -22,11 +22,12 @@ from campaigns.access import membership_for
 from campaigns.models import Membership
 from campaigns.once import MadeAndGone, made_once
 from campaigns.running import new_seat, seats_in_play
+from campaigns.selectors import members_of
 from dustdevils.types import HtmxHttpRequest
 from showdown.engine.state import Options
 from showdown.forms import PARSERS, NewGameForm, parse_move
 from showdown.models import Showdown
-from showdown.selectors import lobby_members, showdown_view, showdowns_of
+from showdown.selectors import showdown_view, showdowns_of
 from showdown.services import ShowdownError, display_name, showdown_create, showdown_move
 from tables.clock import now_ms
 from tables.errors import NotYours
@@ -48,7 +49,7 @@ def showdown_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def _list_context(membership: Membership, error: str = "") -> dict[str, Any]:
-    members = lobby_members(membership.campaign)
+    members = members_of(membership.campaign)  # the host first
     return {
         "campaign": membership.campaign,
         "membership": membership,

@@ -41,7 +41,7 @@ def member_table(
     manager = model._default_manager
 
     def load(table_id: int) -> MemberRead | None:
-        row = manager.select_related("campaign").filter(pk=table_id).first()
+        row: Any = manager.select_related("campaign").filter(pk=table_id).first()
         if row is None:
             return None
         members = row.campaign.memberships.values_list("user_id", "role")
