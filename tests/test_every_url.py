@@ -54,7 +54,10 @@ def objects(
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     showdown = showdown_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a], dealer=dealer,
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a],
+        dealer=dealer,
         options=Options(),
     )
     assert isinstance(note, Note)
