@@ -86,18 +86,22 @@ SHOWDOWNS = ShowdownTable()
 
 
 def seat_basis(state: State, pid: str) -> str:
-    """What a move of seat ``pid`` is based on: the phase, whose turn, what is under way (the
-    threat, the bluff, the fight, the event) and that player's money — as that seat sees it
-    (``visible_state``): the fingerprint travels in its forms, so it must not hang on a count
-    hidden from it (a hash of 0–9 is no secret)."""
+    """What a move of seat ``pid`` is based on, as that seat sees it (``visible_state``: the
+    fingerprint travels in its forms, and a hash of a 0–9 count is no secret): the phase, whose
+    turn, the dealer token, that player's money, the threat, the bluff's players and their own
+    count, the fight's kind, gunmen, "Via!" and their own readiness, the event. Not what others
+    do meanwhile — their counts, their Ready, a shot claimed — so taps made at once all arrive
+    (a late shot is then refused by the engine, which keeps the first by the server's clock)."""
     if not state.has(pid):
         return ""
     view = g.visible_state(state, pid)
-    seen = view.state
+    seen, fight, event = view.state, view.state.fight, view.state.event
     return basis_of(
-        seen.phase.value, seen.turn, repr(seen.player(pid)), repr(seen.threat),
-        repr(seen.bluff), repr(seen.fight), repr(seen.event), seen.dealer, view.counted,
-        view.mine,
+        seen.phase.value, seen.turn, seen.dealer, repr(seen.player(pid)), repr(seen.threat),
+        repr(seen.bluff), view.mine,
+        None if fight is None else (fight.kind.value, fight.members, fight.go_at,
+                                    pid in fight.ready),
+        None if event is None else (event.name, event.drawer),
     )  # fmt: skip
 
 
