@@ -149,3 +149,22 @@ def test_a_duel_on_the_servers_clock(
     assert (state.player("p1").loot, state.player("p1").bounty) == (40, 30)
     assert state.player("p3").wounds == 1
     assert state.turn == "p1"
+
+
+def test_the_rulings_page_shows_the_readings_with_the_seeds_words(
+    client_as: Any, dealer: User
+) -> None:
+    page = client_as(dealer).get("/rulings/").content.decode()
+    assert "Saloon Showdown" in page
+    assert "SS7" in page
+    assert "Russian roulette: a tie" in page
+    assert "il colpo è in canna" in page  # the seed's own words beside the reading
+
+
+def test_a_one_off_tables_lobby_offers_the_game(client_as: Any, dealer: User) -> None:
+    from saloon.services import oneoff_create
+
+    table = oneoff_create(host=dealer, name="Friday")
+    page = client_as(dealer).get(table.get_absolute_url()).content.decode()
+    assert f"/c/{table.slug}/showdown/" in page
+    assert "Saloon Showdown" in page
