@@ -1,6 +1,6 @@
 /* The table kit's clock in the browser (tables/clock.py): the same instant on every phone.
 
-   TableClock.sync() asks GET /time a few times and keeps the offset of the round trip that was
+   TableClock.sync() asks GET /time ten times and keeps the offset of the round trip that was
    shortest (server time minus the midpoint of the local send and receive), so Date.now() +
    offset is the server's clock to within half that trip. Any element with data-clock-at="<ms of
    the server's clock>" then gets the class "is-now" and the attribute data-clock-now at that
@@ -10,6 +10,8 @@
    data-clock-local (the local clock when it fired) for tests. */
 (function () {
   "use strict";
+  var SAMPLES = 10; // round trips: the shortest one's error is at most half of it
+  var SPIN = 12; // ms: the last stretch is waited in a loop, not a timer that may fire late
   var offset = 0, best = Infinity, synced = false, waiting = [];
   var url = (document.querySelector("meta[name=table-clock]") || {}).content || "/time";
 
@@ -25,7 +27,7 @@
 
   function sync() {
     var p = Promise.resolve();
-    for (var i = 0; i < 5; i++) p = p.then(once).catch(function () {});
+    for (var i = 0; i < SAMPLES; i++) p = p.then(once).catch(function () {});
     return p.then(function () { synced = true; waiting.forEach(function (f) { f(); }); waiting = []; });
   }
 
@@ -46,9 +48,14 @@
     }
     function tick() {
       var left = at - now();
-      if (left <= 0) { if (count) count.textContent = ""; fire(); return; }
+      if (left <= SPIN) {
+        while (at - now() > 0) { /* the last few ms: no timer's lateness */ }
+        if (count) count.textContent = "";
+        fire();
+        return;
+      }
       if (count) count.textContent = String(Math.ceil(left / 1000));
-      setTimeout(tick, Math.min(left, 100 - (now() % 100) || 100));
+      setTimeout(tick, Math.min(left - SPIN, 100));
     }
     var start = function () { tick(); };
     if (synced) start(); else waiting.push(start);

@@ -24,7 +24,7 @@ from campaigns.models import Membership
 from campaigns.services import campaign_create
 from showdown.engine.state import Phase
 from showdown.models import Showdown
-from tests.e2e.conftest import DESKTOP, PHONE_390, app_url, chromium, login_cookie
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390, app_url, chromium, login_cookie
 from tests.saloon.test_e2e import LIVE, OVERFLOW
 from tests.showdown.conftest import state_of
 
@@ -66,6 +66,13 @@ def devices(
     finally:
         for context in contexts.values():
             context.close()
+
+
+def shoot(screen: Screen, name: str) -> None:
+    """A screenshot for people to look at (only with E2E_SCREENSHOTS=1: tests/conftest.py)."""
+    screen.page.screenshot(
+        path=str(ARTIFACTS / f"showdown-{name}-{screen.name}.png"), full_page=True
+    )
 
 
 class Game:
@@ -135,17 +142,21 @@ def test_a_host_and_three_phones_play_saloon_showdown_to_the_end(
     game = Game(showdown, screens)
     game.settle()
     expect(screens["Cole"].main()).to_contain_text("Your turn")  # on the dealer's left
+    shoot(screens["Cole"], "turn")
 
     # Cole threatens Abe; Abe calls the bluff and counts first: 5, on his phone only.
     game.press("Cole", "“Ti senti fortunato?”", lambda m: (
         m.get_by_label("Point a pistol at").select_option(label="Abe"),
         m.get_by_label("blue").check(),
     ))  # fmt: skip
+    shoot(screens["Abe"], "threatened")
     game.press("Abe", "“Stai bluffando!”")
     game.press(
         "Abe", "Enter my bullets", lambda m: m.get_by_label("Bullets on your three cards").fill("5")
     )
     expect(screens["Abe"].main()).to_contain_text("You entered 5.")
+    shoot(screens["Abe"], "bluff")
+    shoot(screens["Cole"], "bluff")
     for other in ("Hank", "Ruth", "Cole", "table"):
         expect(screens[other].main()).to_contain_text("Counted: Abe.")
         assert "entered 5" not in screens[other].page.content()
@@ -167,6 +178,8 @@ def test_a_host_and_three_phones_play_saloon_showdown_to_the_end(
         m.get_by_label("Drawn by").select_option(label="Ruth"),
     ))  # fmt: skip
     expect(screens["Ruth"].main()).to_contain_text("Play is held")
+    shoot(screens["Ruth"], "event")
+    shoot(screens["Hank"], "event")
     for name, count in (("Ruth", "3"), ("Cole", "1"), ("Abe", "0")):
         game.press(
             name,
@@ -188,8 +201,11 @@ def test_a_host_and_three_phones_play_saloon_showdown_to_the_end(
     for via in vias:
         expect(via).to_have_attribute("data-clock-local", SOME_TIME, timeout=LIVE)
     fired = [int(via.get_attribute("data-clock-local") or 0) for via in vias]
+    print(f"Via! on the two phones {abs(fired[0] - fired[1])} ms apart")
     assert abs(fired[0] - fired[1]) <= 50, f"Via! {fired[0] - fired[1]} ms apart"
+    shoot(screens["Ruth"], "via")
     game.press("Ruth", "Fire!")
+    shoot(screens["Cole"], "claim")
     expect(screens["Cole"].main().locator("[data-claim]")).to_contain_text("Ruth")
     game.press("Cole", "Confirm: I’m hit")
     assert game.money("Ruth") == (60, 30, 0)
@@ -215,3 +231,4 @@ def test_a_host_and_three_phones_play_saloon_showdown_to_the_end(
     for screen in screens.values():
         expect(screen.main().locator("[data-winner]")).to_have_text("Ruth wins!", timeout=LIVE)
         assert not screen.page.evaluate(OVERFLOW), f"{screen.name}: wider than the screen"
+        shoot(screen, "end")
