@@ -70,7 +70,8 @@ RULINGS = (
         "Each duellist taps Ready once the hands are swapped; three seconds after the last one, "
         "“Via!” shows on every phone at the same instant of the server's clock. The first claim "
         "to reach the server wins; the one shot confirms or disputes; the dealer token's holder "
-        "settles a dispute: the shot stands, or everyone fires again on a new “Via!”.",
+        "settles a dispute, even their own: the shot stands, or everyone fires again on a new "
+        "“Via!”.",
         "Al “Via!” del mazziere possono girarle per guardarle. A quel punto il primo giocatore "
         "che spara all'altro correttamente … vince il Duello",
         "The seed's dealer says “Via!”; the phones say it together instead, so nobody is faster "
@@ -126,7 +127,8 @@ RULINGS = (
         "SS12",
         "Event cards",
         "The host reveals the event drawn and who drew it; every other move waits until it is "
-        "resolved. The Turkey: the host names the first of the others to shoot it; both take 10$ "
+        "resolved (a fight not yet shot starts its Ready again after it). The Turkey: the host "
+        "names the first of the others to shoot it; both take 10$ "
         "and lose a wound. Noon: the highest bounties (with the next highest when one player "
         "stands alone) fight; the host says who shot whom, paid as a duel (two) or a standoff "
         "(more); nobody's turn ends. Rain of bullets and the bank robbery: each phone enters its "

@@ -685,8 +685,15 @@ def _reveal(state: State, move: m.RevealEvent, rng: random.Random, log: _Log) ->
         f"{log.name(move.drawer)} draws an event: {EVENT_NAMES[move.name]}. Play is held.",
         pid=move.drawer,
     )
+    fight = state.fight
+    if fight is not None and fight.claim is None and fight.ready:
+        # SS12: a race is not run while play is held: its gunmen get Ready again after.
+        fight = replace(fight, ready=(), go_at=None)
     return replace(
-        state, event=Event(move.name, move.drawer), events_seen=(*state.events_seen, move.name)
+        state,
+        fight=fight,
+        event=Event(move.name, move.drawer),
+        events_seen=(*state.events_seen, move.name),
     )
 
 

@@ -293,3 +293,16 @@ def test_the_state_survives_json() -> None:
     state = play(table(4, events=True), m.Threaten("b", "c", "red"), m.CallBluff("c"),
                  m.Bullets("b", 2))  # fmt: skip
     assert state_from_data(state_to_data(state)) == state
+
+
+def test_an_event_drawn_mid_duel_stops_the_race_until_it_is_resolved() -> None:
+    """SS12."""
+    state = play(table(3, events=True), m.Threaten("b", "c", "red"), m.AndYou("c"))
+    state = play(state, m.Ready("b", 1000), m.Ready("c", 1000))
+    state = play(state, m.RevealEvent("", "other", "a"))
+    with pytest.raises(IllegalMove, match="Play is held"):
+        play(state, m.Fire("b", 9000, pistol="red", zone="head", noise="Bang"))
+    state = play(state, m.EventDone(""))
+    assert state.fight is not None
+    assert state.fight.go_at is None
+    assert state.fight.ready == ()
