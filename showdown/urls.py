@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern] = [
     path(BASE + "new/", views.showdown_new, name="new"),
     path(ONE, views.detail, name="detail"),
     path(ONE + "table/", views.table, name="table"),
+    path(ONE + "story.md", views.story, name="story"),
     path(ONE + "version/", views.version, name="version"),
     path(ONE + "stream/", streams.showdown_stream, name="stream"),
     path(ONE + "table/stream/", streams.table_stream, name="table_stream"),

@@ -27,7 +27,7 @@ from dustdevils.types import HtmxHttpRequest
 from showdown.engine.state import Options
 from showdown.forms import PARSERS, NewGameForm, parse_move
 from showdown.models import Showdown
-from showdown.selectors import showdown_view, showdowns_of
+from showdown.selectors import showdown_view, showdowns_of, story_markdown
 from showdown.services import ShowdownError, display_name, showdown_create, showdown_move
 from tables.clock import now_ms
 from tables.errors import NotYours
@@ -112,6 +112,16 @@ def table(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse
     showdown = _load(request, slug, showdown_id)
     context = showdown_view(showdown, request.user, as_table=True)  # type: ignore[arg-type]
     return render(request, "showdown/table.html" + ("#main" if request.htmx else ""), context)
+
+
+@login_required
+@require_GET
+def story(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse:
+    """The game's story (its public timeline and the scores) as a Markdown file."""
+    showdown = _load(request, slug, showdown_id)
+    response = HttpResponse(story_markdown(showdown), content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="showdown-{showdown.pk}.md"'
+    return response
 
 
 @login_required

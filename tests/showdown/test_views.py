@@ -168,3 +168,16 @@ def test_a_one_off_tables_lobby_offers_the_game(client_as: Any, dealer: User) ->
     page = client_as(dealer).get(table.get_absolute_url()).content.decode()
     assert f"/c/{table.slug}/showdown/" in page
     assert "Saloon Showdown" in page
+
+
+def test_the_story_is_the_public_timeline_and_the_scores(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    move(phones["p3"], showdown, "threaten", target="p1", pistol="red")
+    move(phones["p1"], showdown, "bluff")
+    move(phones["p3"], showdown, "bullets", count=7)
+    story = phones["p2"].get(showdown.get_absolute_url() + "story.md")
+    assert story["Content-Type"].startswith("text/markdown")
+    text = story.content.decode()
+    assert "Bess takes the red pistol: “Ti senti fortunato, Delia?”" in text
+    assert "7" not in text  # a count not revealed yet is in no story
