@@ -55,6 +55,29 @@ class RunningTable:
         return f"{self.kind}-{self.table_id}"
 
 
+# What a provider reads of each of its tables for ``running_row`` (with ``.values(*ROW)``).
+ROW = ("pk", "title", "phase", "created_at", "campaign_id", "campaign__name", "campaign__slug")
+
+
+def running_row(
+    kind: str, row: dict[str, Any], *, url_name: str, labels: dict[str, str], dealer: bool
+) -> RunningTable:
+    """A banner entry from a row read with ``ROW``; its URL is ``url_name`` taking the slug and
+    ``<kind>_id``, its phase named by ``labels``."""
+    return RunningTable(
+        kind=kind,
+        table_id=row["pk"],
+        title=row["title"],
+        phase_label=labels.get(row["phase"], row["phase"]),
+        campaign_id=row["campaign_id"],
+        campaign_name=row["campaign__name"],
+        campaign_slug=row["campaign__slug"],
+        url=reverse(url_name, kwargs={"slug": row["campaign__slug"], f"{kind}_id": row["pk"]}),
+        dealer=dealer,
+        created_at=row["created_at"],
+    )
+
+
 @dataclass(frozen=True)
 class Seats:
     """Where the viewer sits: their campaigns, and those of them they deal."""

@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "conflicts",
     "fights",
     "saloon",
+    "gunfighter",
     "showdown",
     "exchange",
 ]

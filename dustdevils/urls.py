@@ -18,7 +18,8 @@ urlpatterns = [
     path("", include("conflicts.urls")),
     path("", include("fights.urls")),
     path("", include("saloon.urls")),
+    path("", include("gunfighter.urls")),
     path("", include("showdown.urls")),
-    path("", include("tables.urls")),
+    path("", include("tables.urls")),  # the table clock's time
     path("admin/", admin.site.urls),
 ]

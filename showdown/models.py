@@ -1,37 +1,24 @@
-"""Saloon Showdown at a table: the engine's state in one row, who sits where, and the timeline."""
+"""Saloon Showdown at a table (a campaign's, or a one-off's), on the kit's model bases
+(``tables.models``): the engine's state in one row, who sits where, the public timeline and the
+moves' idempotency keys."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from showdown.engine.state import Phase
+from tables.models import TableRow, TableSeat, TimelineLine, key_once, seat_constraints, seq_once
 
 
-class Showdown(models.Model):
+class Showdown(TableRow):
     """One game. ``state`` is the engine's (showdown.engine.state); every move goes through the
     table kit, which locks this row and moves ``version`` on."""
 
     OVER = (Phase.OVER.value,)  # THE definition of "over" (the banner, ``is_over``)
 
-    campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="showdowns"
-    )
     title = models.CharField(max_length=160, default="Saloon Showdown")
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=12, db_index=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_move_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return self.title
@@ -41,34 +28,22 @@ class Showdown(models.Model):
             "showdown:detail", kwargs={"slug": self.campaign.slug, "showdown_id": self.pk}
         )
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase in self.OVER
 
-
-class ShowdownSeat(models.Model):
-    """A player: ``pid`` is their place in the engine's state; ``position`` clockwise."""
+class ShowdownSeat(TableSeat):
+    """A player at the game."""
 
     showdown = models.ForeignKey(Showdown, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    pid = models.CharField(max_length=20)
-    position = models.PositiveSmallIntegerField()
 
-    class Meta:
-        ordering = ["position"]
-        constraints = [
-            models.UniqueConstraint(fields=["showdown", "user"], name="showdown_seat_user_once"),
-            models.UniqueConstraint(fields=["showdown", "pid"], name="showdown_seat_pid_once"),
-            models.UniqueConstraint(fields=["showdown", "position"], name="showdown_seat_position"),
-        ]
+    class Meta(TableSeat.Meta):
+        constraints = seat_constraints("showdown")
 
     def __str__(self) -> str:
         return f"{self.pid} at {self.showdown}"
 
 
-class ShowdownLine(models.Model):
+class ShowdownLine(TimelineLine):
     """The public timeline: what happened, the money, whose turn, the end. No hidden number is
-    ever written here before it is revealed."""
+    ever written here before it is revealed (SS15)."""
 
     class Kind(models.TextChoices):
         RULE = "rule", "What happened"
@@ -77,24 +52,11 @@ class ShowdownLine(models.Model):
         END = "end", "The end"
 
     showdown = models.ForeignKey(Showdown, on_delete=models.CASCADE, related_name="lines")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices)
     pid = models.CharField(max_length=20, blank=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    text = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["showdown", "seq"], name="showdown_line_seq_once"),
-        ]
-
-    def __str__(self) -> str:
-        return self.text
+    class Meta(TimelineLine.Meta):
+        constraints = [seq_once("showdown")]
 
 
 class ShowdownMoveKey(MoveKeyBase):
@@ -103,7 +65,4 @@ class ShowdownMoveKey(MoveKeyBase):
     showdown = models.ForeignKey(Showdown, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["showdown", "key"], name="showdown_move_key_once"),
-            models.CheckConstraint(condition=~Q(key=""), name="showdown_move_key_not_empty"),
-        ]
+        constraints = key_once("showdown")

@@ -25,9 +25,10 @@ from showdown.engine.state import (
 )
 from showdown.models import Showdown, ShowdownLine, ShowdownSeat
 from showdown.services import seat_basis
-from tables.clock import now_ms
+from tables.clock import Clock, now_ms
 from tables.errors import readable
 
+VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
 ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
 
 
@@ -186,6 +187,10 @@ def _fight(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
             "i_am_ready": me in fight.ready,
             "waiting": [name[p] for p in fight.members if p not in fight.ready],
             "go_at": fight.go_at,
+            # "Via!" on every phone at once (the kit's table clock), the Fire form revealed then.
+            "clock": None
+            if fight.go_at is None
+            else Clock(start=fight.go_at, edges=(0,), labels=VIA_LABELS),
             "go_now": fight.go_at is not None and now >= fight.go_at,
             "claim": None
             if claim is None

@@ -1,20 +1,17 @@
 """Saloon Showdown's screens live, on the one live-table protocol through the kit
-(``tables.screens.member_table``): each screen is rendered through ``showdown_view``, the same
+(``tables.streams.member_table``): each screen is rendered through ``showdown_view``, the same
 partial the page renders, so no hidden count reaches a stream that the page would not show."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest
-from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from dustdevils.live.tables import Viewer
 from showdown.models import Showdown
 from showdown.selectors import showdown_view
-from tables.screens import member_table
+from tables.streams import member_table, stream_view
 
 
 def render(viewer: Viewer, showdown: Showdown) -> str:
@@ -32,13 +29,6 @@ SHOWDOWNS = member_table(
 )  # fmt: skip
 
 
-@require_GET
-async def showdown_stream(request: HttpRequest, slug: str, showdown_id: int) -> HttpResponseBase:
-    """A player's phone (or a watcher's screen), live."""
-    return await SHOWDOWNS.open(request, slug, showdown_id, as_table=False)
-
-
-@require_GET
-async def table_stream(request: HttpRequest, slug: str, showdown_id: int) -> HttpResponseBase:
-    """The shared table screen, live (public facts only)."""
-    return await SHOWDOWNS.open(request, slug, showdown_id, as_table=True)
+# A player's phone (or a watcher's screen), live; and the shared table screen (public facts).
+showdown_stream = stream_view(SHOWDOWNS)
+table_stream = stream_view(SHOWDOWNS, as_table=True)

@@ -32,7 +32,7 @@ from showdown.services import ShowdownError, display_name, showdown_create, show
 from tables.clock import now_ms
 from tables.errors import NotYours
 from tables.forms import problem_of
-from tables.views import answer, version_answer
+from tables.views import answer, table_version
 
 
 @login_required
@@ -129,12 +129,8 @@ def story(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse
 def version(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse:
     """The kit's safety-net poll: 204 while the game stands still. Never a number."""
     membership = membership_for(request.user, slug)
-    current = (
-        Showdown.objects.filter(pk=showdown_id, campaign=membership.campaign)
-        .values_list("version", flat=True)
-        .first()
-    )
-    return version_answer(request, current=current, event="showdown-moved")
+    tables = Showdown.objects.filter(campaign=membership.campaign)
+    return table_version(request, tables=tables, table_id=showdown_id, event="showdown-moved")
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""The table kit's own URL: the server's clock (``tables.clock``)."""
+"""The table kit's own URL: the server's clock, for the phones' table clocks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,6 @@ from django.urls import URLPattern, path
 
 from tables import clock
 
-app_name = "tables"
-
-urlpatterns: list[URLPattern] = [path("time", clock.server_time, name="time")]
+urlpatterns: list[URLPattern] = [
+    path("clock/", clock.now_view, name="clock"),
+]

@@ -13,6 +13,7 @@ render its panel (``screen``) and its page's URL.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -55,3 +56,10 @@ def version_answer(request: HttpRequest, *, current: int | None, event: str) -> 
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
     return trigger_client_event(JsonResponse({"version": current}), event, {"version": current})
+
+
+def table_version(request: HttpRequest, *, tables: Any, table_id: int, event: str) -> HttpResponse:
+    """``version_answer`` for the table ``table_id`` among ``tables`` (a queryset of a game's
+    tables the viewer may see: their campaign's), read in one query."""
+    current = tables.filter(pk=table_id).values_list("version", flat=True).first()
+    return version_answer(request, current=current, event=event)

@@ -45,6 +45,19 @@ hypothesis_settings.register_profile("dev", deadline=None, max_examples=10)
 hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
 
 
+def share() -> float:
+    """How much of an exhaustive check to run: all of it under ``ci``, a tenth under ``dev``
+    (every tenth item, so each run checks the same ones)."""
+    return HYPOTHESIS_PROFILES[HYPOTHESIS_PROFILE]
+
+
+def due(step: int, viewer: int) -> bool:
+    """Whether a walk-through that looks at every screen of every viewer at every step looks at
+    ``viewer``'s (their index) at ``step``: always under ``ci``; under ``dev`` each viewer every
+    third step, in turn, so every step is still looked at by someone and every viewer often."""
+    return share() >= 1 or (step + viewer) % 3 == 0
+
+
 def depth(examples: int) -> int:
     """``max_examples`` for a property test whose full depth is ``examples``: all of it under
     the ``ci`` profile, a tenth (at least 10) under ``dev``."""

@@ -17,6 +17,7 @@ from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
+from gunfighter.services import gunfight_create
 from saloon.services import saloon_create
 from showdown.engine.state import Options
 from showdown.services import showdown_create
@@ -53,6 +54,7 @@ def objects(
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
+    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=[dealer, player_a])
     showdown = showdown_create(
         campaign=campaign,
         actor=dealer,
@@ -74,6 +76,7 @@ def objects(
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
         "saloon_id": saloon.pk,
+        "gunfighter_id": gunfight.pk,
         "line_id": saloon.lines.order_by("seq")[0].pk,
         "showdown_id": showdown.pk,
         "action": "call",

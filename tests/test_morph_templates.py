@@ -15,7 +15,7 @@ from django.conf import settings
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 STATIC = Path(settings.BASE_DIR) / "static"
-GAMES = ("conflicts", "fights", "saloon", "tables")
+GAMES = ("conflicts", "fights", "saloon", "gunfighter", "tables")
 # The games' pages with a main panel (the lobbies' forms answer their own small parts).
 FORMS = sorted(
     path

@@ -51,3 +51,18 @@ def form_key() -> str:
     """``{% form_key %}``: a create or change form's idempotency key, fresh each time it is
     printed (``dustdevils.idempotency``): the same form sent twice is done once."""
     return format_html('<input type="hidden" name="key" value="{}">', FreshKey())
+
+
+@register.inclusion_tag("tables/_clock.html")
+def table_clock(clock: Any, clock_url: str = "/clock/") -> dict[str, Any]:
+    """``{% table_clock clock %}``: a running table clock (``tables.clock.Clock``), fired on
+    every phone at the same instant by ``static/js/table_clock.js``."""
+    return {"clock": clock, "clock_url": clock_url}
+
+
+@register.inclusion_tag("tables/_clock_sync.html")
+def table_clock_sync(clock_url: str = "/clock/") -> dict[str, Any]:
+    """``{% table_clock_sync %}``: on a page that may show a table clock, outside its live panel:
+    the phone measures its offset from the server's clock as soon as the page opens, so a clock
+    started later fires on time."""
+    return {"clock_url": clock_url}

@@ -22,6 +22,7 @@ from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, controlled_pids, pid_of
 from dustdevils import memo
 from tests.conflicts.test_views import Table, card_tokens, quick_odds, seeded, texts
+from tests.conftest import due
 
 pytestmark = pytest.mark.django_db
 __all__ = ["quick_odds", "seeded"]
@@ -64,7 +65,9 @@ class Watch:
             "table partial": (f"{t.url}table/", True, {"HTTP_HX_REQUEST": "true"}),
             "version": (f"{t.url}version/?v=-1", True, {}),
         }
-        for name, user in self.cast.items():
+        for i, (name, user) in enumerate(self.cast.items()):
+            if not due(self.steps, i):
+                continue
             client = t.as_user(user)
             urls = dict(pages)
             for p in state.participants:  # the advisor, for every hand, asked by anyone
@@ -99,8 +102,8 @@ class Watch:
         left behind, are exactly what a fresh render gives — so nobody ever gets a piece made
         from facts that were not their own."""
         t = self.table
-        for name, user in self.cast.items():
-            if user is None or name == "outsider":
+        for i, (name, user) in enumerate(self.cast.items()):
+            if user is None or name == "outsider" or not due(self.steps, i):
                 continue
             client = t.as_user(user)
             for url in (t.url, f"{t.url}table/"):

@@ -24,6 +24,7 @@ from fights.engine import action_deck as engine
 from fights.models import Fight
 from fights.services import controlled_cids
 from tests.conflicts.test_views import card_tokens, texts
+from tests.conftest import due
 from tests.fights.conftest import FightTable, rig
 
 pytestmark = pytest.mark.django_db
@@ -62,11 +63,13 @@ class Watch:
             "session": (f"/c/{slug}/sessions/{fight.session.number}/", False, {}),  # type: ignore[union-attr]
             "settle": (f"/c/{slug}/conflicts/new/?fight={fight.pk}", False, {}),
         }
-        for name, user in self.cast.items():
+        for i, (name, user) in enumerate(self.cast.items()):
             client = t.as_user(user)
             if user is not None and name != "outsider":
                 mine, dealer = self.mine(user)
                 self.seen[name] |= texts(engine.visible_cards(state, mine, dealer=dealer))
+            if not due(self.steps, i):
+                continue
             for page, (url, shared, headers) in pages.items():
                 response = client.get(url, **headers)
                 where = f"step {self.steps} ({label}): {page} as {name}"

@@ -22,6 +22,7 @@ from cards.deck import Card, parse_card
 from saloon.engine import game as g
 from saloon.models import Saloon
 from saloon.services import saloon_create, saloon_move
+from tests.conftest import due
 from tests.saloon.conftest import state_of
 from tests.saloon.kit import random_move
 
@@ -56,9 +57,12 @@ def check_pages(
     viewers: dict[str | None, Client],
     htmx: bool,
     pages: tuple[str, ...] = PAGES,
+    step: int = 0,
 ) -> None:
     base = saloon.get_absolute_url()
-    for pid, client in viewers.items():
+    for i, (pid, client) in enumerate(viewers.items()):
+        if not due(step, i):
+            continue
         for page in pages:
             headers = {"HTTP_HX_REQUEST": "true"} if htmx and page != "story.md" else {}
             response = client.get(base + page, **headers)
@@ -99,7 +103,9 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(
         # Every page at every step of the turns' first rounds, then every third step (the
         # phone of each seat at every step).
         every = step < 60 or step % 3 == 0 or state.phase == g.Phase.OVER
-        check_pages(saloon, state, viewers, htmx=step % 4 == 0, pages=PAGES if every else ("",))
+        check_pages(
+            saloon, state, viewers, htmx=step % 4 == 0, pages=PAGES if every else ("",), step=step
+        )
         if step % 10 == 0:
             for stranger in strangers:
                 for page in PAGES:
@@ -238,11 +244,12 @@ def test_every_stream_carries_only_its_viewers_cards(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_announcement_is_caught_by_the_pings_version_read(
+def test_a_lost_announcement_is_caught_by_the_safety_nets_version_read(
     campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
     """The safety net under the broadcaster: a move whose announcement never came (here: the
-    row moved without ``publish``) reaches the screen at the next ping."""
+    row moved without ``publish``) reaches the screen at the safety net's next version read
+    (``LIVE_POLL_SECONDS``)."""
     from django.db.models import F
 
     saloon = saloon_create(
@@ -266,7 +273,7 @@ def test_a_lost_announcement_is_caught_by_the_pings_version_read(
             await stream.close()
 
     try:
-        with override_settings(BROADCASTER="inprocess", LIVE_PING_SECONDS=1):
+        with override_settings(BROADCASTER="inprocess", LIVE_POLL_SECONDS=1):
             asyncio.run(run())
     finally:
         connections.close_all()

@@ -136,7 +136,7 @@ def test_a_duel_on_the_servers_clock(
     move(phones["p3"], showdown, "ready")
     go_at = clock.now + 3000
     page = phones["p1"].get(showdown.get_absolute_url()).content.decode()
-    assert f'data-clock-at="{go_at}"' in page
+    assert f'data-clock-start="{go_at}"' in page
     clock.now = go_at - 1
     early = move(phones["p1"], showdown, "fire", htmx=True, pistol="red", zone="head", noise="Blam")
     assert "Too soon: wait for “Via!”." in early.content.decode()

@@ -1,0 +1,93 @@
+"""What every table's models share, as abstract bases and constraints (no table of its own):
+a game's state row (``TableRow``), its seats (``TableSeat``), its timeline line
+(``TimelineLine``), and the constraints of its seats, lines and move keys, each named after the
+model that uses them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class TableRow(models.Model):
+    """A game's table: its engine's ``state`` (JSON), the ``version`` the kit moves on, the
+    state's ``phase`` (for lists; the game's ``OVER`` phases end it) and its campaign (a
+    one-off table is a campaign of kind one-off). The pipeline: ``tables.moves``."""
+
+    OVER: tuple[str, ...] = ()
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="%(class)ss"
+    )
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=12, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in self.OVER
+
+
+class TableSeat(models.Model):
+    """A player at a game's table: ``pid`` their place in the engine's state, ``position`` the
+    seat, clockwise. The game adds its foreign key to its table and ``seat_constraints``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    pid = models.CharField(max_length=20)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["position"]
+
+
+def seat_constraints(fk: str) -> list[models.BaseConstraint]:
+    """One seat per user, per pid and per position at a table."""
+    return [
+        models.UniqueConstraint(fields=[fk, what], name=f"%(app_label)s_%(class)s_{what}_once")
+        for what in ("user", "pid", "position")
+    ]
+
+
+class TimelineLine(models.Model):
+    """A line of a table's public timeline: numbered (``seq``, unique per table:
+    ``seq_once``), the table's version it was written at, who did it and what happened. The
+    game adds its foreign key to its table (``tables.moves.Table.fk``) and its own fields."""
+
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["seq"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def seq_once(fk: str) -> models.UniqueConstraint:
+    """A timeline's lines are numbered once per table."""
+    return models.UniqueConstraint(fields=[fk, "seq"], name="%(app_label)s_%(class)s_seq_once")
+
+
+def key_once(fk: str) -> list[models.BaseConstraint]:
+    """A move key (``dustdevils.idempotency.MoveKeyBase``) is kept once per table, never empty."""
+    return [
+        models.UniqueConstraint(fields=[fk, "key"], name="%(app_label)s_%(class)s_once"),
+        models.CheckConstraint(condition=~Q(key=""), name="%(app_label)s_%(class)s_not_empty"),
+    ]

@@ -1,0 +1,60 @@
+"""Gunfighters tapping at once on real PostgreSQL (the kit's row lock): every "Bandolier set"
+from the same page version goes through, once each; two phones starting the clock at once
+start it once, and the other is told so in plain words."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from gunfighter.engine import state as s
+from gunfighter.models import GunfightLine
+from gunfighter.services import GunfightError, gunfight_create, gunfight_move, seat_basis
+from tests.gunfighter.conftest import state_of
+from tests.kit import race
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_every_tap_at_once_goes_through_and_the_clock_starts_once(
+    campaign: Any, dealer: User, player_a: User, player_b: User
+) -> None:
+    players = [dealer, player_a, player_b]
+    gunfight = gunfight_create(
+        campaign=campaign, actor=dealer, players=players, rng=random.Random(1)
+    )
+    state = state_of(gunfight)
+    version = gunfight.version
+
+    def ready(i: int) -> Any:
+        pid = f"p{i + 1}"
+        return gunfight_move(
+            gunfight_id=gunfight.pk, campaign=campaign, user=players[i],
+            move=lambda pid, now: s.BandolierSet(pid), version=version,
+            basis=seat_basis(state, pid), key=f"ready-{i}",
+        )  # fmt: skip
+
+    assert not [r for r in race(3, ready) if isinstance(r, Exception)]
+    state = state_of(gunfight)
+    assert all(f.ready for f in state.gunfighters)
+
+    def clock(i: int) -> Any:
+        return gunfight_move(
+            gunfight_id=gunfight.pk, campaign=campaign, user=players[i],
+            move=lambda pid, now: s.StartClock(pid, now + 1500), version=None,
+            key=f"clock-{i}",
+        )  # fmt: skip
+
+    results = race(2, clock)
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], GunfightError)
+    assert "The clock is running already." in str(refused[0])
+    assert state_of(gunfight).phase == s.Phase.SHOWDOWN
+    assert (
+        GunfightLine.objects.filter(gunfight=gunfight, text__contains="starts the clock").count()
+        == 1
+    )
