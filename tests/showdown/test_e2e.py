@@ -210,7 +210,7 @@ def test_a_host_and_three_phones_play_saloon_showdown_to_the_end(
     assert fight is not None
     assert fight.go_at is not None
     fired = [when(screens[n].page, fight.go_at) for n in ("Ruth", "Cole")]
-    print(f"Via! on the two phones {abs(fired[0] - fired[1]):.1f} ms apart")
+    print(f"Via! on the two phones {abs(fired[0] - fired[1]):.1f} ms apart: {fired}")
     assert abs(fired[0] - fired[1]) <= 50, f"Via! {fired[0] - fired[1]:.1f} ms apart"
     shoot(screens["Ruth"], "via")
     game.press("Ruth", "Fire!")
