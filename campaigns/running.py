@@ -136,7 +136,6 @@ def seated_running(
     seated: Any,
     labels: Mapping[str, str],
     url_name: str,
-    id_kwarg: str,
 ) -> list[RunningTable]:
     """A game's provider whose players sit in seats: its tables not over (``model.OVER``) in the
     viewer's campaigns where ``seated`` (an ``Exists`` of the viewer's seat at ``OuterRef("pk")``)
@@ -147,26 +146,12 @@ def seated_running(
         .exclude(phase__in=model.OVER)  # type: ignore[attr-defined]
         .annotate(seated=seated)
         .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
-        .values(
-            "pk", "title", "phase", "seated", "created_at", "campaign_id", "campaign__name",
-            "campaign__slug",
-        )
+        .values(*ROW, "seated")
         .order_by("-created_at", "-pk")
-    )  # fmt: skip
+    )[:MAX_RUNNING]
     return [
-        RunningTable(
-            kind=kind,
-            table_id=row["pk"],
-            title=row["title"],
-            phase_label=labels.get(row["phase"], row["phase"]),
-            campaign_id=row["campaign_id"],
-            campaign_name=row["campaign__name"],
-            campaign_slug=row["campaign__slug"],
-            url=reverse(url_name, kwargs={"slug": row["campaign__slug"], id_kwarg: row["pk"]}),
-            dealer=not row["seated"],
-            created_at=row["created_at"],
-        )
-        for row in rows[:MAX_RUNNING]
+        running_row(kind, row, url_name=url_name, labels=dict(labels), dealer=not row["seated"])
+        for row in rows
     ]
 
 

@@ -24,5 +24,5 @@ def running(seats: Seats) -> list[RunningTable]:
     mine = SaloonSeat.objects.filter(saloon=OuterRef("pk"), user_id=seats.user_id)
     return seated_running(
         seats, kind="saloon", model=Saloon, seated=Exists(mine), labels=PHASE_LABELS,
-        url_name="saloon:detail", id_kwarg="saloon_id",
+        url_name="saloon:detail",
     )  # fmt: skip

@@ -22,5 +22,5 @@ def running(seats: Seats) -> list[RunningTable]:
     mine = ShowdownSeat.objects.filter(showdown=OuterRef("pk"), user_id=seats.user_id)
     return seated_running(
         seats, kind="showdown", model=Showdown, seated=Exists(mine), labels=PHASE_LABELS,
-        url_name="showdown:detail", id_kwarg="showdown_id",
+        url_name="showdown:detail",
     )  # fmt: skip
