@@ -6,6 +6,8 @@ Dealer action get 403 with a plain message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -46,3 +48,17 @@ def dealer_membership_for(
 
 def campaigns_of(user: User) -> list[Campaign]:
     return list(Campaign.objects.filter(memberships__user=user).order_by("name"))
+
+
+def seating_problem(campaign: Campaign, *, actor: User, players: Sequence[User]) -> str:
+    """What is wrong with a new game of ``players`` at ``campaign``'s table started by
+    ``actor``, in plain words ("" when nothing): everyone, the starter too, must sit at the
+    table, and each player sits once. Every game at a table checks its players so."""
+    members = set(Membership.objects.filter(campaign=campaign).values_list("user_id", flat=True))
+    if actor.pk not in members:
+        return "Only the campaign's members can start a game at its table."
+    if any(p.pk not in members for p in players):
+        return "Every player must be a member of this campaign."
+    if len({p.pk for p in players}) != len(players):
+        return "Each player sits at the table once."
+    return ""

@@ -18,13 +18,13 @@ registered model), the campaign's pages and every member's banner hear of it on 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Model
+from django.db.models import Model, Q
 from django.db.models.signals import post_init, post_save
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
@@ -126,6 +126,33 @@ def table_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> Non
     if created or was is None or was != over:  # None: its phase was not read with it
         streams.announce(instance.campaign_id)  # the campaign page lists them too
         streams.announce_running(instance.campaign_id)
+
+
+def seated_running(
+    seats: Seats,
+    *,
+    kind: str,
+    model: type[Model],
+    seated: Any,
+    labels: Mapping[str, str],
+    url_name: str,
+) -> list[RunningTable]:
+    """A game's provider whose players sit in seats: its tables not over (``model.OVER``) in the
+    viewer's campaigns where ``seated`` (an ``Exists`` of the viewer's seat at ``OuterRef("pk")``)
+    holds, and every one of a campaign they host, newest first; ``dealer`` when they only host
+    it (the lobby takes a seated guest to their seat: ``new_seat``). One query."""
+    rows = (
+        model._default_manager.filter(campaign_id__in=seats.campaign_ids)
+        .exclude(phase__in=model.OVER)  # type: ignore[attr-defined]
+        .annotate(seated=seated)
+        .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
+        .values(*ROW, "seated")
+        .order_by("-created_at", "-pk")
+    )[:MAX_RUNNING]
+    return [
+        running_row(kind, row, url_name=url_name, labels=dict(labels), dealer=not row["seated"])
+        for row in rows
+    ]
 
 
 def running_for(user: User | AnonymousUser, campaign: Campaign | None = None) -> list[RunningTable]:

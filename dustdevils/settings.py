@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "fights",
     "saloon",
     "gunfighter",
+    "showdown",
     "exchange",
 ]
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("fights.urls")),
     path("", include("saloon.urls")),
     path("", include("gunfighter.urls")),
+    path("", include("showdown.urls")),
     path("", include("tables.urls")),  # the table clock's time
     path("admin/", admin.site.urls),
 ]

@@ -10,10 +10,10 @@ from django.http import QueryDict
 
 from cards.deck import Card, CardParseError, parse_card
 from dustdevils.idempotency import key_field
-from dustdevils.parsing import an_id, posted_text, whole_number
+from dustdevils.parsing import posted_text, whole_number
 from saloon.engine import game as g
 from saloon.services import SaloonError
-from tables.forms import MoveForm, problem_of
+from tables.forms import MoveForm, problem_of, seated_ids
 
 MoveOf = Callable[[str], g.Move]
 
@@ -144,14 +144,7 @@ class NewGameForm(forms.Form):
 
     def seated(self) -> list[int]:
         """The chosen members' ids, clockwise by their seat numbers (unnumbered last)."""
-        seats: list[tuple[int, int]] = []
-        posted = self.data.getlist("player") if isinstance(self.data, QueryDict) else []
-        for raw in posted:
-            user_id = an_id(raw)
-            if user_id is not None:
-                seat = whole_number(self.data.get(f"seat_{raw}"), minimum=None)
-                seats.append((99 if seat is None else seat, user_id))
-        return list(dict.fromkeys(user_id for _, user_id in sorted(seats)))
+        return seated_ids(self.data)
 
 
 class SaloonMoveForm(MoveForm):

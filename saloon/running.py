@@ -4,10 +4,9 @@ every one at a table the viewer hosts (the Dealer's chair of the campaign or one
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
-from django.urls import reverse
+from django.db.models import Exists, OuterRef
 
-from campaigns.running import MAX_RUNNING, RunningTable, Seats
+from campaigns.running import RunningTable, Seats, seated_running
 from saloon.engine.state import Phase
 from saloon.models import Saloon, SaloonSeat
 
@@ -22,39 +21,8 @@ PHASE_LABELS = {
 
 
 def running(seats: Seats) -> list[RunningTable]:
-    rows = (
-        Saloon.objects.filter(campaign_id__in=seats.campaign_ids)
-        .exclude(phase__in=Saloon.OVER)
-        .annotate(
-            seated=Exists(SaloonSeat.objects.filter(saloon=OuterRef("pk"), user_id=seats.user_id))
-        )
-        .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
-        .values(
-            "pk",
-            "title",
-            "phase",
-            "seated",
-            "created_at",
-            "campaign_id",
-            "campaign__name",
-            "campaign__slug",
-        )
-        .order_by("-created_at", "-pk")
-    )
-    return [
-        RunningTable(
-            kind="saloon",
-            table_id=row["pk"],
-            title=row["title"],
-            phase_label=PHASE_LABELS.get(row["phase"], row["phase"]),
-            campaign_id=row["campaign_id"],
-            campaign_name=row["campaign__name"],
-            campaign_slug=row["campaign__slug"],
-            url=reverse(
-                "saloon:detail", kwargs={"slug": row["campaign__slug"], "saloon_id": row["pk"]}
-            ),
-            dealer=not row["seated"],  # the host watching, not a player at it
-            created_at=row["created_at"],
-        )
-        for row in rows[:MAX_RUNNING]
-    ]
+    mine = SaloonSeat.objects.filter(saloon=OuterRef("pk"), user_id=seats.user_id)
+    return seated_running(
+        seats, kind="saloon", model=Saloon, seated=Exists(mine), labels=PHASE_LABELS,
+        url_name="saloon:detail",
+    )  # fmt: skip

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import streams as campaign_page
+from campaigns.access import seating_problem
 from campaigns.models import Campaign, Membership
 from campaigns.once import invite_once
 from campaigns.services import campaign_create
@@ -68,13 +69,8 @@ def saloon_create(
 ) -> Saloon:
     """A new game for 3–5 of the campaign's members, seated clockwise in the order given. The
     one who starts it must be a member too."""
-    members = set(Membership.objects.filter(campaign=campaign).values_list("user_id", flat=True))
-    if actor.pk not in members:
-        raise SaloonError("Only the campaign's members can start a game at its table.")
-    if any(p.pk not in members for p in players):
-        raise SaloonError("Every player must be a member of this campaign.")
-    if len({p.pk for p in players}) != len(players):
-        raise SaloonError("Each player sits at the table once.")
+    if problem := seating_problem(campaign, actor=actor, players=players):
+        raise SaloonError(problem)
     seats = [(f"p{i + 1}", display_name(p)) for i, p in enumerate(players)]
     try:
         outcome = g.new_game(seats, rng or system_rng(), pick=pick)

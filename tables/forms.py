@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django import forms
+from django.http import QueryDict
+
+from dustdevils.parsing import an_id, whole_number
 
 
 def problem_of(form: forms.Form) -> str:
@@ -32,3 +35,18 @@ class MoveForm(forms.Form):
     @classmethod
     def dealer_only(cls) -> bool:
         return issubclass(cls.move_type, cls.dealer_moves)
+
+
+def seated_ids(data: object) -> list[int]:
+    """The members a new game's form seats (``player``: their ids), clockwise by their seat
+    numbers (``seat_<id>``; unnumbered last). Ids and seat numbers are read as whole numbers the
+    database can hold; anything else is left out."""
+    if not isinstance(data, QueryDict):
+        return []
+    seats: list[tuple[int, int]] = []
+    for raw in data.getlist("player"):
+        user_id = an_id(raw)
+        if user_id is not None:
+            seat = whole_number(data.get(f"seat_{raw}"), minimum=None)
+            seats.append((99 if seat is None else seat, user_id))
+    return list(dict.fromkeys(user_id for _, user_id in sorted(seats)))

@@ -1,10 +1,15 @@
 """The live-stream glue a game needs on the one live-table protocol
 (``dustdevils.live.tables.LiveTable``): the safety net's version read of a game's tables
-(``versions_of``) and the stream view of one table (``stream_view``)."""
+(``versions_of``), the stream view of one table (``stream_view``) and, for a game whose every
+screen is made from its row and the viewer alone (``render(viewer, row)``, through the game's
+per-viewer choke point), the whole ``LiveTable`` (``member_table``): the shared read is the row
+with its campaign and the members' roles, and a viewer who left the campaign (or a table moved
+to another) gets nothing. The saloon's and Saloon Showdown's screens are made so."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
@@ -12,7 +17,7 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
-from dustdevils.live.tables import LiveTable
+from dustdevils.live.tables import LiveTable, Viewer
 
 
 def versions_of(model: type[models.Model]) -> Callable[[list[int]], list[tuple[int, int]]]:
@@ -36,3 +41,45 @@ def stream_view(
         return await table.open(request, slug, int(table_id), as_table=as_table)
 
     return stream
+
+
+@dataclass(frozen=True)
+class MemberRead:
+    """A table's row (with its campaign) and its campaign's members' roles, by user id."""
+
+    row: Any
+    roles: dict[int, str]
+
+    @property
+    def version(self) -> int:
+        return int(self.row.version)
+
+
+def member_table(
+    *,
+    kind: str,
+    model: type[models.Model],
+    render: Callable[[Viewer, Any], str],
+    admit: Callable[[Any, str], Any],
+    missing: str,
+) -> LiveTable[MemberRead]:
+    """A ``LiveTable`` of ``model``'s rows (each with ``campaign`` and ``version``), its screens
+    rendered by ``render`` (which reads the database: a viewer's seat, the timeline)."""
+    manager = model._default_manager
+
+    def load(table_id: int) -> MemberRead | None:
+        row: Any = manager.select_related("campaign").filter(pk=table_id).first()
+        if row is None:
+            return None
+        members = row.campaign.memberships.values_list("user_id", "role")
+        return MemberRead(row, dict(members))
+
+    def panel(viewer: Viewer, read: MemberRead) -> str | None:
+        if viewer.user_id not in read.roles or read.row.campaign.slug != viewer.slug:
+            return None
+        return render(viewer, read.row)
+
+    return LiveTable(
+        kind=kind, admit=admit, load=load, panel=panel, versions=versions_of(model),
+        missing=missing, panel_reads_db=True,
+    )  # fmt: skip

@@ -17,9 +17,14 @@ from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
 PROJECT = ("dustdevils",)
-APPS = ("campaigns", "characters", "conflicts", "fights", "saloon", "gunfighter", "exchange")
+APPS = (
+    "campaigns", "characters", "conflicts", "fights", "saloon", "gunfighter", "showdown",
+    "exchange",
+)  # fmt: skip
 PACKAGES = ("cards", *PROJECT, *APPS)
-ENGINES = ("conflicts/engine", "fights/engine", "saloon/engine", "gunfighter/engine")
+ENGINES = (
+    "conflicts/engine", "fights/engine", "saloon/engine", "gunfighter/engine", "showdown/engine",
+)  # fmt: skip
 MAX_LINES = 400
 
 

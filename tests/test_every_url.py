@@ -19,6 +19,8 @@ from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from gunfighter.services import gunfight_create
 from saloon.services import saloon_create
+from showdown.engine.state import Options
+from showdown.services import showdown_create
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +55,13 @@ def objects(
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     gunfight = gunfight_create(campaign=campaign, actor=dealer, players=[dealer, player_a])
+    showdown = showdown_create(
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a],
+        dealer=dealer,
+        options=Options(),
+    )
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
@@ -69,6 +78,7 @@ def objects(
         "saloon_id": saloon.pk,
         "gunfighter_id": gunfight.pk,
         "line_id": saloon.lines.order_by("seq")[0].pk,
+        "showdown_id": showdown.pk,
         "action": "call",
     }
 

@@ -26,7 +26,8 @@
   "use strict";
   if (!window.Idiomorph || !window.htmx) return;
 
-  var PANEL = "#conflict-main, #fight-main, #saloon-main, #gunfighter-main";
+  // A game's main panel: the three first games' ids, or any panel marked data-table-panel.
+  var PANEL = "#conflict-main, #fight-main, #saloon-main, [data-table-panel]";
   var chosen = new WeakMap(); // a field the player changed -> which field it was then
   var toggled = new WeakSet(); // a <details> the player opened or closed
   var chains = new WeakMap(); // a form sent -> it and its ancestors up to the panel

@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
-GAMES = ("conflicts", "fights", "saloon", "gunfighter")
-TABLES = r"(?:Conflict|Fight|Saloon|Gunfight)"
-LINES = r"(?:Event|FightEvent|SaloonLine|GunfightLine)"
+GAMES = ("conflicts", "fights", "saloon", "gunfighter", "showdown")
+TABLES = r"(?:Conflict|Fight|Saloon|Gunfight|Showdown)"
+LINES = r"(?:Event|FightEvent|SaloonLine|GunfightLine|ShowdownLine)"
 
 ONLY_THE_KIT = {
     "locks a table": re.compile(TABLES + r"\.objects\.select_for_update"),

@@ -1,0 +1,858 @@
+"""Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
+
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS16) are registered
+on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cards.dice import dice_spec, roll
+from cards.errors import IllegalMove
+
+from . import moves as m
+from .state import (
+    BOTTLE,
+    COUNTDOWN_MS,
+    EVENT_NAMES,
+    EVENTS,
+    MAX_BULLETS,
+    MAX_SYMBOLS,
+    MAX_WOUNDS,
+    NOISES,
+    PISTOLS,
+    STEAL,
+    TARGET_LOOT,
+    ZONES,
+    Bluff,
+    Claim,
+    Event,
+    Fight,
+    Kind,
+    Options,
+    Phase,
+    Player,
+    State,
+    Threat,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A line of the public timeline: never a number still hidden."""
+
+    kind: str  # "rule" (what happened), "turn", "money", "end"
+    text: str
+    pid: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: State
+    entries: tuple[Entry, ...]
+
+
+def new_game(seats: Sequence[tuple[str, str]], dealer: str, options: Options) -> Outcome:
+    """Seats clockwise as (pid, name); ``dealer``: who saw a western last. Play starts on the
+    dealer's left (SS1: a 2-player game is always the simple game)."""
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise IllegalMove("Saloon Showdown is for 2 to 7 players.")
+    if len({pid for pid, _ in seats}) != len(seats):
+        raise IllegalMove("Each player sits at the table once.")
+    if len(seats) == 2:
+        options = replace(options, simple=True)
+    players = tuple(Player(pid, name) for pid, name in seats)
+    if dealer not in {p.pid for p in players}:
+        raise IllegalMove("The dealer token goes to one of the players.")
+    state = State(players=players, dealer=dealer, turn="", options=options)
+    state = replace(state, turn=state.after(dealer))
+    lines = [
+        Entry(
+            "rule",
+            f"{state.player(dealer).name} saw a western last and takes the dealer "
+            "token: three Duel cards each, four public cards face up.",
+        ),
+        Entry("money", "Everyone starts with 20$ loot and a 20$ bounty."),
+    ]
+    if options.simple:
+        lines.append(Entry("rule", "The simple game: no Desperado, no Mexican standoff."))
+    if options.roulette:
+        lines.append(Entry("rule", "Russian roulette: a called bluff is settled by the die."))
+    if options.events:
+        lines.append(Entry("rule", "The five event cards are shuffled into the Duel deck."))
+    lines.append(Entry("turn", f"{state.player(state.turn).name}’s turn.", state.turn))
+    return Outcome(state, tuple(lines))
+
+
+class _Log:
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.entries: list[Entry] = []
+
+    def __call__(self, text: str, kind: str = "rule", pid: str = "") -> None:
+        self.entries.append(Entry(kind, text, pid))
+
+    def name(self, pid: str) -> str:
+        return self.state.player(pid).name
+
+
+def apply(state: State, move: m.Move, rng: random.Random) -> Outcome:
+    """One move; ``IllegalMove`` (nothing changed) when the rules do not allow it."""
+    if state.over:
+        raise IllegalMove("The game is over.")
+    if not isinstance(move, m.HostMove) and not state.has(move.pid):
+        raise IllegalMove("Only the players at this game make its moves.")
+    log = _Log(state)
+    if state.event is not None and not isinstance(move, (m.HostMove, m.EventCount)):
+        raise IllegalMove(
+            f"Play is held while the event is resolved: {EVENT_NAMES[state.event.name]}."
+        )
+    handler = _HANDLERS.get(type(move))
+    if handler is None:
+        raise IllegalMove("That is not a move of this game.")
+    new = handler(state, move, rng, log)
+    new = _check_end(new, log)
+    return Outcome(new, tuple(log.entries))
+
+
+# --- Money -------------------------------------------------------------------------------------
+
+
+def _gain(state: State, pid: str, loot: int = 0, bounty: int = 0, wounds: int = 0) -> State:
+    p = state.player(pid)
+    return state.with_player(
+        pid, loot=p.loot + loot, bounty=max(0, p.bounty + bounty), wounds=max(0, p.wounds + wounds)
+    )
+
+
+def _take_bounty(state: State, winner: str, loser: str) -> tuple[State, int]:
+    """The loser's whole bounty into the winner's loot (SS4)."""
+    amount = state.player(loser).bounty
+    state = _gain(state, loser, bounty=-amount)
+    return _gain(state, winner, loot=amount), amount
+
+
+def _steal(state: State, thief: str, victim: str, amount: int = STEAL) -> tuple[State, int]:
+    """Up to ``amount`` from the victim's loot: never from the Bank."""
+    taken = min(amount, state.player(victim).loot)
+    state = _gain(state, victim, loot=-taken)
+    return _gain(state, thief, loot=taken), taken
+
+
+# --- The turn ----------------------------------------------------------------------------------
+
+
+def _my_turn(state: State, pid: str) -> None:
+    if state.phase != Phase.PLAY:
+        raise IllegalMove("Finish what is under way first.")
+    if pid != state.turn:
+        raise IllegalMove(f"It is {state.player(state.turn).name}’s turn, not yours.")
+
+
+def _end_turn(state: State, log: _Log) -> State:
+    """After an action: the reminder to the token holder (SS2), the bounty back to 20$ (SS5),
+    the end (SS13), the next player clockwise."""
+    me = state.turn
+    state = replace(state, threat=None, bluff=None, fight=None, turns=state.turns + 1)
+    reminder = ""
+    if state.dealer == me:
+        reminder = me
+        log(
+            f"{log.name(me)} holds the dealer token: discard the four public cards and turn "
+            "up four new ones.",
+            pid=me,
+        )
+    if state.player(me).bounty == 0:
+        state = state.with_player(me, bounty=20)
+        log(f"{log.name(me)} has no bounty left: it goes back to 20$.", "money", me)
+    state = _check_end(state, log)
+    if state.end_after == me:
+        return _finish(replace(state, reminder=reminder), log)
+    nxt = state.after(me)
+    log(f"{log.name(nxt)}’s turn.", "turn", nxt)
+    return replace(state, turn=nxt, reminder=reminder)
+
+
+def _draw(state: State, move: m.Draw, rng: random.Random, log: _Log) -> State:
+    _my_turn(state, move.pid)
+    if move.public:
+        log(
+            f"{log.name(move.pid)} draws a public card, replaces it from the deck, takes the "
+            "dealer token and discards one card.",
+            pid=move.pid,
+        )
+        state = replace(state, dealer=move.pid)
+    else:
+        log(f"{log.name(move.pid)} draws blind from the deck and discards one card.", pid=move.pid)
+    return _end_turn(state, log)
+
+
+def _cash_loot(state: State, move: m.CashLoot, rng: random.Random, log: _Log) -> State:
+    _my_turn(state, move.pid)
+    if not 1 <= move.cards <= 3:
+        raise IllegalMove("Discard 1 to 3 Malloppo cards: you hold three cards.")
+    state = _gain(state, move.pid, loot=10 * move.cards)
+    log(
+        f"{log.name(move.pid)} discards {move.cards} Malloppo card{'s' if move.cards > 1 else ''} "
+        f"and takes {10 * move.cards}$ from the Bank, then draws back to three.",
+        "money",
+        move.pid,
+    )
+    return _end_turn(state, log)
+
+
+def _cash_bounty(state: State, move: m.CashBounty, rng: random.Random, log: _Log) -> State:
+    _my_turn(state, move.pid)
+    if move.victim == move.pid or not state.has(move.victim):
+        raise IllegalMove("A trio of Taglia da vivo cashes another player’s bounty.")
+    state, amount = _take_bounty(state, move.pid, move.victim)
+    log(
+        f"{log.name(move.pid)} shows three Taglia da vivo and cashes {log.name(move.victim)}’s "
+        f"whole bounty: {amount}$.",
+        "money",
+        move.pid,
+    )
+    return _end_turn(state, log)
+
+
+def _threaten(state: State, move: m.Threaten, rng: random.Random, log: _Log) -> State:
+    _my_turn(state, move.pid)
+    if move.target == move.pid or not state.has(move.target):
+        raise IllegalMove("Point the pistol at another player.")
+    if move.pistol not in PISTOLS:
+        raise IllegalMove("Take one of the four pistols: red, blue, yellow or green.")
+    if move.second:
+        if state.options.simple:
+            raise IllegalMove("There is no Desperado in the simple game.")
+        if move.second in (move.pid, move.target) or not state.has(move.second):
+            raise IllegalMove("The Desperado threatens two different other players.")
+        log(
+            f"{log.name(move.pid)}: “Non ho niente da perdere.” Two pistols, at "
+            f"{log.name(move.target)} and {log.name(move.second)}: a triello!",
+            pid=move.pid,
+        )
+        fight = Fight(Kind.TRIELLO, (move.pid, move.target, move.second), desperado=move.pid)
+        return replace(state, fight=fight)
+    log(
+        f"{log.name(move.pid)} takes the {move.pistol} pistol: “Ti senti fortunato, "
+        f"{log.name(move.target)}?”",
+        pid=move.pid,
+    )
+    return replace(state, threat=Threat(move.pid, move.target, move.pistol, move.target))
+
+
+# --- Answers to a threat -----------------------------------------------------------------------
+
+
+def _threatened(state: State, pid: str, *, special: bool = True) -> Threat:
+    threat = state.threat
+    if state.phase != Phase.THREAT or threat is None:
+        raise IllegalMove("Nobody is being threatened now.")
+    if threat.standoff:
+        raise IllegalMove("A standoff has begun: only the Bottle interrupts it now.")
+    if pid != threat.target:
+        raise IllegalMove(f"Only {state.player(threat.target).name}, who is threatened, answers.")
+    if special and threat.forced:
+        raise IllegalMove(
+            "After two escapes there is no way out: call the bluff or say “E tu?” (SS8)."
+        )
+    return threat
+
+
+def _call_bluff(state: State, move: m.CallBluff, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid, special=False)
+    log(
+        f"{log.name(move.pid)}: “Stai bluffando!” Both count the bullets on their cards.",
+        pid=move.pid,
+    )
+    return replace(state, bluff=Bluff(threat.threatener, threat.target))
+
+
+def _bullets(state: State, move: m.Bullets, rng: random.Random, log: _Log) -> State:
+    bluff = state.bluff
+    if state.phase != Phase.BLUFF or bluff is None:
+        raise IllegalMove("No bluff is being called now.")
+    roulette = state.options.roulette
+    counting = (bluff.threatener,) if roulette else (bluff.threatener, bluff.target)
+    if move.pid not in counting:
+        raise IllegalMove(
+            "Only the threatener counts the bullets in Russian roulette."
+            if roulette
+            else "Only the two players of the bluff count their bullets."
+        )
+    if not 0 <= move.count <= MAX_BULLETS:
+        raise IllegalMove("Three cards hold 0 to 9 bullets.")
+    if any(pid == move.pid for pid, _ in bluff.counts):
+        raise IllegalMove("Your count is in already.")
+    counts = (*bluff.counts, (move.pid, move.count))
+    if len(counts) < len(counting):
+        log(f"{log.name(move.pid)} has entered their count.", pid=move.pid)
+        return replace(state, bluff=replace(bluff, counts=counts))
+    got = dict(counts)
+    t, v = bluff.threatener, bluff.target
+    if roulette:
+        die = roll(dice_spec(1, 6), rng).dice[0].faces[0]  # the die as it lands (SS7)
+        log(
+            f"{log.name(t)} shows {got[t]} bullet{'s' if got[t] != 1 else ''} and rolls the "
+            f"die: {die}.",
+            pid=t,
+        )
+        if die > got[t]:
+            state, taken = _steal(state, v, t)
+            log(
+                f"Click: the pistol was empty. {log.name(t)} gives {log.name(v)} {taken}$.", "money"
+            )
+        else:  # SS7: a die equal to the bullets is a live round
+            state, taken = _steal(state, t, v)
+            log(f"Bang: a live round. {log.name(t)} takes {taken}$ from {log.name(v)}.", "money")
+    else:
+        log(f"The hands are shown: {log.name(t)} {got[t]} bullets, {log.name(v)} {got[v]}.")
+        if got[v] > got[t]:
+            state, taken = _steal(state, v, t)
+            log(
+                f"{log.name(v)} had more bullets and takes {taken}$ of {log.name(t)}’s loot.",
+                "money",
+            )
+        else:  # seed: "In caso di pareggio di Proiettili, vince il giocatore che ha minacciato"
+            state, taken = _steal(state, t, v)
+            log(
+                f"{log.name(t)} wins the bluff and takes {taken}$ of {log.name(v)}’s loot.", "money"
+            )
+    log("Both discard their cards and draw three from the deck.")
+    return _end_turn(state, log)
+
+
+def _and_you(state: State, move: m.AndYou, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid, special=False)
+    log(f"{log.name(move.pid)}: “E tu?” A duel! Swap your hands without looking.", pid=move.pid)
+    return replace(state, fight=Fight(Kind.DUEL, (threat.threatener, threat.target)))
+
+
+def _bounty_trio(state: State, move: m.BountyTrio, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid)
+    state, amount = _take_bounty(state, move.pid, threat.threatener)
+    log(
+        f"{log.name(move.pid)} shows three Taglia da vivo and cashes "
+        f"{log.name(threat.threatener)}’s bounty: {amount}$. Their turn is over.",
+        "money",
+        move.pid,
+    )
+    return _end_turn(state, log)
+
+
+def _horse(state: State, move: m.Horse, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid)
+    me, t = log.name(move.pid), threat.threatener
+    if len(state.players) == 2:  # seed: "In una partita a 2 giocatori … annulla il Duello e basta"
+        log(f"{me}: “Ci vediamo!” and rides away: the threat is off.", pid=move.pid)
+        return _end_turn(state, log)
+    if threat.escaped:  # SS8: the second escape sends it back to the first, with no way out
+        first = threat.escaped[0]
+        log(
+            f"{me}: “Ci vediamo!” too. {log.name(first)} must call the bluff or say “E tu?”.",
+            pid=move.pid,
+        )
+        return replace(
+            state,
+            threat=replace(threat, target=first, forced=True, escaped=(*threat.escaped, move.pid)),
+        )
+    if move.new_target in (move.pid, t) or not state.has(move.new_target):
+        raise IllegalMove("Name a new target for the threat: another player, not the threatener.")
+    log(
+        f"{me}: “Ci vediamo!” and rides away; {log.name(t)} now points the pistol at "
+        f"{log.name(move.new_target)}.",
+        pid=move.pid,
+    )
+    return replace(state, threat=replace(threat, target=move.new_target, escaped=(move.pid,)))
+
+
+def _law(state: State, move: m.Law, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid)
+    amount = state.player(threat.threatener).bounty
+    state = _gain(state, move.pid, loot=amount)
+    log(
+        f"{log.name(move.pid)}: “Io sono la Legge.” {log.name(threat.threatener)} goes to jail "
+        f"and loses the turn; {log.name(move.pid)} takes {amount}$ from the Bank, the value of "
+        "their bounty.",
+        "money",
+        move.pid,
+    )
+    return _end_turn(state, log)
+
+
+def _desperado(state: State, move: m.Desperado, rng: random.Random, log: _Log) -> State:
+    threat = _threatened(state, move.pid)
+    if state.options.simple:
+        raise IllegalMove("There is no Desperado in the simple game.")
+    if move.other in (move.pid, threat.threatener) or not state.has(move.other):
+        raise IllegalMove("Name a third player for the triello.")
+    log(
+        f"{log.name(move.pid)} holds three Desperado: a triello with "
+        f"{log.name(threat.threatener)} and {log.name(move.other)}!",
+        pid=move.pid,
+    )
+    fight = Fight(Kind.TRIELLO, (move.pid, threat.threatener, move.other), desperado=move.pid)
+    return replace(state, fight=fight)
+
+
+def _standoff(state: State, move: m.Standoff, rng: random.Random, log: _Log) -> State:
+    threat = state.threat
+    if state.phase != Phase.THREAT or threat is None:
+        raise IllegalMove("A standoff starts only when someone threatens.")
+    if state.options.simple:
+        raise IllegalMove("There is no Mexican standoff in the simple game.")
+    if move.pid in (threat.threatener, threat.first, *threat.standoff):
+        raise IllegalMove("You are in this threat already.")
+    if len(threat.standoff) + 1 >= len(PISTOLS):
+        raise IllegalMove("No pistol is left on the table.")
+    last = threat.standoff[-1] if threat.standoff else threat.threatener
+    log(
+        f"{log.name(move.pid)}: “Non credo proprio!” and points a pistol at {log.name(last)}.",
+        pid=move.pid,
+    )
+    return replace(state, threat=replace(threat, standoff=(*threat.standoff, move.pid)))
+
+
+def _close_standoff(state: State, move: m.CloseStandoff, rng: random.Random, log: _Log) -> State:
+    threat = state.threat
+    if state.phase != Phase.THREAT or threat is None or not threat.standoff:
+        raise IllegalMove("There is no standoff to close.")
+    if move.pid != threat.first:
+        raise IllegalMove(f"{log.name(threat.first)}, the first threatened, closes the standoff.")
+    members = (threat.threatener, *threat.standoff)
+    log(
+        f"{log.name(move.pid)} walks out unharmed and referees the standoff of "
+        f"{', '.join(log.name(p) for p in members)}.",
+        pid=move.pid,
+    )
+    return replace(state, fight=Fight(Kind.STANDOFF, members, referee=move.pid))
+
+
+def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> State:
+    threat, fight = state.threat, state.fight
+    if threat is None:
+        raise IllegalMove("The Bottle answers a threat (with three cards of its pistol’s colour).")
+    if fight is not None and fight.kind == Kind.TRIELLO:
+        raise IllegalMove("Nobody interrupts a triello.")
+    if fight is not None and fight.claim is not None:
+        raise IllegalMove("Too late for the Bottle: a shot is claimed.")
+    if move.pid == threat.threatener:
+        raise IllegalMove("The Bottle is for someone else to swing.")
+    me = log.name(move.pid)
+    state = _gain(state, move.pid, loot=20)
+    standoff = fight.members if fight is not None else (threat.threatener, *threat.standoff)
+    if threat.standoff:  # in a standoff: one player out of it
+        if move.hit not in standoff or move.hit == move.pid:
+            raise IllegalMove("Name who the Bottle knocks out of the standoff.")
+        log(
+            f"{me}: “Crash!” {log.name(move.hit)} is out of the standoff; {me} takes 20$ from the "
+            "Bank.",
+            "money",
+            move.pid,
+        )
+        left = tuple(p for p in standoff if p != move.hit)
+        if fight is None:
+            chain = tuple(p for p in threat.standoff if p != move.hit)
+            if move.hit == threat.threatener or not chain:
+                log("The standoff falls apart.")
+                return _end_turn(state, log)
+            return replace(state, threat=replace(threat, standoff=chain))
+        if len(left) < 2:  # SS10: one gunman left standing is no standoff
+            log("Nobody is left to shoot at: the standoff is over.")
+            return _end_turn(state, log)
+        return replace(state, fight=replace(fight, members=left, ready=(), go_at=None))
+    log(
+        f"{me}: “Crash!” on {log.name(threat.threatener)} with the Bottle: the threat is off; "
+        f"{me} shows three {threat.pistol} cards, draws three new ones and takes 20$ from the "
+        "Bank.",
+        "money",
+        move.pid,
+    )
+    return _end_turn(state, log)
+
+
+# --- Fights ------------------------------------------------------------------------------------
+
+
+def _fighting(state: State, pid: str) -> Fight:
+    fight = state.fight
+    if state.phase != Phase.FIGHT or fight is None:
+        raise IllegalMove("Nobody is fighting now.")
+    if pid not in fight.members:
+        raise IllegalMove("Only the gunmen in this fight take part in it.")
+    return fight
+
+
+def _ready(state: State, move: m.Ready, rng: random.Random, log: _Log) -> State:
+    fight = _fighting(state, move.pid)
+    if move.pid in fight.ready:
+        raise IllegalMove("You are ready already: wait for “Via!”.")
+    ready = (*fight.ready, move.pid)
+    go_at = move.at + COUNTDOWN_MS if len(ready) == len(fight.members) else None
+    if go_at is not None:
+        log("Everyone is ready: “Via!” in three seconds, on every phone at once.")
+    return replace(state, fight=replace(fight, ready=ready, go_at=go_at))
+
+
+def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
+    fight = _fighting(state, move.pid)
+    if fight.go_at is None or move.at < fight.go_at:
+        raise IllegalMove("Too soon: wait for “Via!”.")
+    if fight.disputed:
+        raise IllegalMove("A claim is disputed: the dealer token’s holder settles it.")
+    if fight.kind == Kind.DUEL or (fight.kind == Kind.TIEBREAK and len(fight.members) == 2):
+        target = next(p for p in fight.members if p != move.pid)
+    else:
+        target = move.target
+    if target == move.pid or target not in fight.members:
+        raise IllegalMove("Shoot one of the others in this fight.")
+    if fight.kind == Kind.TRIELLO and move.pid != fight.desperado and target != fight.desperado:
+        raise IllegalMove("In the triello, shoot the Desperado.")
+    pistol = move.pistol
+    if pistol not in (*PISTOLS, BOTTLE) or move.zone not in ZONES:
+        raise IllegalMove("Say the pistol (or the Bottle) and where you hit.")
+    if pistol != BOTTLE and move.noise not in NOISES:
+        raise IllegalMove("Say the noise: Bang, Blam or Boom.")
+    claim = Claim(
+        move.pid,
+        target,
+        move.at,
+        pistol,
+        move.zone,
+        "Crash" if pistol == BOTTLE else move.noise,
+        move.law,
+    )
+    if fight.claim is not None:
+        if move.at >= fight.claim.at:  # first claim by the server's clock wins (SS6)
+            raise IllegalMove(f"{log.name(fight.claim.shooter)} fired first.")
+        log(f"{log.name(move.pid)}’s shot reached the server first.", pid=move.pid)
+    log(
+        f"{log.name(move.pid)}: “{claim.noise} {_zone_it(claim.zone)}!” at {log.name(target)} "
+        f"({'the Bottle' if pistol == BOTTLE else f'the {pistol} pistol'}).",
+        pid=move.pid,
+    )
+    return replace(state, fight=replace(fight, claim=claim))
+
+
+def _zone_it(zone: str) -> str:
+    return {"head": "alla testa", "arm": "al braccio", "chest": "al petto", "leg": "alla gamba"}[
+        zone
+    ]
+
+
+def _judge(fight: Fight) -> str:
+    """Who confirms or disputes a claim (SS6): the one shot; in a duel, the other duellist."""
+    assert fight.claim is not None
+    return fight.claim.target
+
+
+def _confirm(state: State, move: m.Confirm, rng: random.Random, log: _Log) -> State:
+    fight = _fighting(state, move.pid)
+    if fight.claim is None or fight.disputed:
+        raise IllegalMove("There is no claim to confirm.")
+    if move.pid != _judge(fight):
+        raise IllegalMove(f"{log.name(fight.claim.target)}, who was shot, confirms or disputes.")
+    log(f"{log.name(move.pid)} confirms the shot.", pid=move.pid)
+    return _resolve(state, fight, fight.claim, log)
+
+
+def _dispute(state: State, move: m.Dispute, rng: random.Random, log: _Log) -> State:
+    fight = _fighting(state, move.pid)
+    if fight.claim is None or fight.disputed:
+        raise IllegalMove("There is no claim to dispute.")
+    if move.pid != _judge(fight):
+        raise IllegalMove(f"{log.name(fight.claim.target)}, who was shot, confirms or disputes.")
+    log(
+        f"{log.name(move.pid)} disputes the shot: {log.name(state.dealer)}, with the dealer "
+        "token, settles it.",
+        pid=move.pid,
+    )
+    return replace(state, fight=replace(fight, disputed=True))
+
+
+def _settle(state: State, move: m.Settle, rng: random.Random, log: _Log) -> State:
+    fight = state.fight
+    if fight is None or not fight.disputed or fight.claim is None:
+        raise IllegalMove("There is no disputed shot to settle.")
+    if move.pid != state.dealer:
+        raise IllegalMove(f"{log.name(state.dealer)}, who holds the dealer token, settles it.")
+    if move.upheld:
+        log(f"{log.name(move.pid)} rules the shot good.", pid=move.pid)
+        return _resolve(state, fight, fight.claim, log)
+    log(
+        f"{log.name(move.pid)} rules the shot no good: ready again, and fire on “Via!”.",
+        pid=move.pid,
+    )
+    return replace(state, fight=replace(fight, claim=None, disputed=False, ready=(), go_at=None))
+
+
+def _resolve(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
+    """A fight won: the tie-break ends the game; any other pays out and ends the turn."""
+    if fight.kind == Kind.TIEBREAK:
+        log(f"{log.name(claim.shooter)} wins the tie-break.", "end", claim.shooter)
+        return replace(state, fight=None, over=True, winner=claim.shooter)
+    state = _payout(state, fight, claim, log)
+    log("The fighters discard their cards and draw three from the deck.")
+    return _end_turn(replace(state, fight=None), log)
+
+
+def _payout(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
+    """The money and wounds of a fight (seed: "Esito del Duello", the triello, the standoff)."""
+    s, h = claim.shooter, claim.target
+    if fight.kind == Kind.DUEL:
+        state = _gain(state, h, wounds=1)
+        state, amount = _take_bounty(state, s, h)
+        state = _gain(state, s, bounty=10)
+        log(
+            f"{log.name(s)} wins the duel: {log.name(h)} takes a wound; {log.name(s)} takes their "
+            f"bounty ({amount}$) and raises their own by 10$.",
+            "money",
+            s,
+        )
+        if claim.law and amount:
+            state = _gain(state, s, loot=amount)
+            log(f"{log.name(s)} is the Law: {amount}$ more from the Bank.", "money", s)
+    elif fight.kind == Kind.TRIELLO:
+        d = fight.desperado
+        others = [p for p in fight.members if p != d]
+        if s == d:
+            total = 0
+            for p in others:
+                state, amount = _take_bounty(state, d, p)
+                state = _gain(state, p, wounds=1)
+                total += amount
+            log(
+                f"{log.name(d)}, the Desperado, wins the triello and cashes both bounties "
+                f"({total}$); {' and '.join(log.name(p) for p in others)} take a wound each.",
+                "money",
+                d,
+            )
+        else:
+            each = state.player(d).bounty // 2 // 2
+            state = _gain(state, d, bounty=-2 * each, wounds=1)
+            for p in others:
+                state = _gain(state, p, loot=each)
+            log(
+                f"The Desperado {log.name(d)} is hit and takes a wound; "
+                f"{' and '.join(log.name(p) for p in others)} share half the bounty: {each}$ "
+                "each.",
+                "money",
+            )
+    else:  # the standoff
+        state = _gain(state, h, wounds=1)
+        state, amount = _take_bounty(state, s, h)
+        for p in fight.members:
+            if p not in (s, h):
+                state, taken = _take_from_bounty(state, s, p)
+                amount += taken
+        state = _gain(state, s, bounty=10)
+        log(
+            f"{log.name(s)} wins the standoff: {log.name(h)} takes a wound; {log.name(s)} cashes "
+            f"{amount}$ of bounties and raises their own by 10$.",
+            "money",
+            s,
+        )
+    return state
+
+
+def _take_from_bounty(state: State, thief: str, victim: str) -> tuple[State, int]:
+    taken = min(10, state.player(victim).bounty)
+    state = _gain(state, victim, bounty=-taken)
+    return _gain(state, thief, loot=taken), taken
+
+
+# --- Events (SS12) --------------------------------------------------------------------------------
+
+
+def _reveal(state: State, move: m.RevealEvent, rng: random.Random, log: _Log) -> State:
+    if not state.options.events:
+        raise IllegalMove("This game is played without the event cards.")
+    if state.event is not None:
+        raise IllegalMove("One event at a time: finish this one first.")
+    if move.name not in EVENTS:
+        raise IllegalMove("Pick the event card that was drawn.")
+    if move.name in state.events_seen:
+        raise IllegalMove("That event card was played already and is out of the game.")
+    if not state.has(move.drawer):
+        raise IllegalMove("Say who drew the event card.")
+    log(
+        f"{log.name(move.drawer)} draws an event: {EVENT_NAMES[move.name]}. Play is held.",
+        pid=move.drawer,
+    )
+    fight = state.fight
+    if fight is not None and fight.claim is None and fight.ready:
+        # SS12: a race is not run while play is held: its gunmen get Ready again after.
+        fight = replace(fight, ready=(), go_at=None)
+    return replace(
+        state,
+        fight=fight,
+        event=Event(move.name, move.drawer),
+        events_seen=(*state.events_seen, move.name),
+    )
+
+
+def _event(state: State, name: str) -> Event:
+    if state.event is None or state.event.name != name:
+        raise IllegalMove("That is not the event being resolved.")
+    return state.event
+
+
+def _turkey(state: State, move: m.Turkey, rng: random.Random, log: _Log) -> State:
+    event = _event(state, "turkey")
+    if move.shooter and (move.shooter == event.drawer or not state.has(move.shooter)):
+        raise IllegalMove("The turkey is shot by one of the others.")
+    for pid in (event.drawer, move.shooter) if move.shooter else ():
+        state = _gain(state, pid, loot=10, wounds=-1)
+        log(f"{log.name(pid)} takes 10$ and drops a wound, if any.", "money", pid)
+    if not move.shooter:
+        log("Nobody shot the turkey.")
+    return replace(state, event=None)
+
+
+def noon_fighters(state: State) -> tuple[str, ...]:
+    """SS12: the highest bounties; when only one player holds it, the next highest join."""
+    bounties = sorted({p.bounty for p in state.players}, reverse=True)
+    top = tuple(p.pid for p in state.players if p.bounty == bounties[0])
+    if len(top) == 1 and len(bounties) > 1:
+        top += tuple(p.pid for p in state.players if p.bounty == bounties[1])
+    return top
+
+
+def _noon(state: State, move: m.Noon, rng: random.Random, log: _Log) -> State:
+    _event(state, "noon")
+    fighters = noon_fighters(state)
+    if move.shooter not in fighters or move.hit not in fighters or move.shooter == move.hit:
+        raise IllegalMove("Say who of the highest bounties shot whom.")
+    kind = Kind.DUEL if len(fighters) == 2 else Kind.STANDOFF
+    claim = Claim(move.shooter, move.hit, 0, "", "", "")
+    # The event's fight pays as a duel or a standoff; nobody's turn ends (SS12).
+    return _payout(replace(state, event=None), Fight(kind, fighters), claim, log)
+
+
+def _count(state: State, move: m.EventCount, rng: random.Random, log: _Log) -> State:
+    event = state.event
+    if event is None or event.name not in ("rain", "robbery"):
+        raise IllegalMove("No event is counting the cards now.")
+    if not 0 <= move.count <= MAX_SYMBOLS:
+        raise IllegalMove("Your cards show 0 to 12 symbols.")
+    if any(pid == move.pid for pid, _ in event.counts):
+        raise IllegalMove("Your count is in already.")
+    counts = (*event.counts, (move.pid, move.count))
+    if len(counts) < len(state.players):
+        log(f"{log.name(move.pid)} has entered their count.", pid=move.pid)
+        return replace(state, event=replace(event, counts=counts))
+    got = dict(counts)
+    shown = ", ".join(f"{log.name(p)} {got[p]}" for p in state.pids)
+    if event.name == "rain":
+        top = max(got.values())
+        log(f"Everyone shows their bullets: {shown}.")
+        for pid in state.pids:
+            if got[pid] == top:
+                state = _gain(state, pid, loot=20)
+                log(f"{log.name(pid)} has the most bullets and takes 20$.", "money", pid)
+    else:
+        poorest = min(p.loot for p in state.players)
+        log(f"Everyone shows their loot symbols: {shown}.")
+        for p in state.players:
+            if p.loot == poorest:
+                others = sum(n for pid, n in got.items() if pid != p.pid)
+                state = _gain(state, p.pid, loot=10 * others)
+                log(f"{p.name}, the poorest, takes {10 * others}$.", "money", p.pid)
+    return replace(state, event=None)
+
+
+def _event_done(state: State, move: m.EventDone, rng: random.Random, log: _Log) -> State:
+    if state.event is None or state.event.name != "other":
+        raise IllegalMove("This event is settled by its own moves.")
+    log("The event card’s instructions are done: play goes on.")
+    return replace(state, event=None)
+
+
+# --- The end (SS13, SS14) ------------------------------------------------------------------------
+
+
+def _check_end(state: State, log: _Log) -> State:
+    if state.trigger or state.over:
+        return state
+    for p in state.players:
+        if p.loot >= TARGET_LOOT or p.wounds >= MAX_WOUNDS:
+            why = f"{TARGET_LOOT}$ of loot" if p.loot >= TARGET_LOOT else "a third wound"
+            right = state.before(p.pid)
+            log(
+                f"{p.name} has {why}: the game ends at the end of {state.player(right).name}’s "
+                "turn.",
+                "end",
+                p.pid,
+            )
+            return replace(state, trigger=p.pid, end_after=right)
+    return state
+
+
+def standings(state: State) -> list[Player]:
+    """Best first: the score, then the bounty (SS14)."""
+    return sorted(state.players, key=lambda p: (-p.score, -p.bounty))
+
+
+def _finish(state: State, log: _Log) -> State:
+    ranked = standings(state)
+    best = ranked[0]
+    tied = tuple(p.pid for p in ranked if (p.score, p.bounty) == (best.score, best.bounty))
+    scores = ", ".join(f"{p.name} {p.score}$" for p in ranked)
+    log(f"The game is over. Loot + bounty − 10$ a wound: {scores}.", "end")
+    if len(tied) == 1:
+        log(f"{best.name} wins!", "end", best.pid)
+        return replace(state, over=True, winner=best.pid, threat=None, bluff=None, fight=None)
+    log(
+        f"{' and '.join(state.player(p).name for p in tied)} are tied, bounty and all: a "
+        "tie-break fight decides it.",
+        "end",
+    )
+    return replace(state, fight=Fight(Kind.TIEBREAK, tied), threat=None, bluff=None)
+
+
+Handler = Callable[[State, Any, random.Random, _Log], State]
+
+_HANDLERS: dict[type[m.Move], Handler] = {
+    m.Draw: _draw, m.CashLoot: _cash_loot, m.CashBounty: _cash_bounty, m.Threaten: _threaten,
+    m.CallBluff: _call_bluff, m.Bullets: _bullets, m.AndYou: _and_you,
+    m.BountyTrio: _bounty_trio, m.Horse: _horse, m.Law: _law, m.Desperado: _desperado,
+    m.Standoff: _standoff, m.CloseStandoff: _close_standoff, m.Bottle: _bottle,
+    m.Ready: _ready, m.Fire: _fire, m.Confirm: _confirm, m.Dispute: _dispute,
+    m.Settle: _settle, m.RevealEvent: _reveal, m.Turkey: _turkey, m.Noon: _noon,
+    m.EventCount: _count, m.EventDone: _event_done,
+}  # fmt: skip
+
+
+# --- Who sees what (SS15) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """A viewer's state: the bluff's and the event's counts stripped but the viewer's own
+    (``mine``), and who has entered one (``counted``). THE choke point for hidden numbers: a
+    count reaches a screen only through here, and only its owner's, until all are in (and then
+    the move that completes them reveals them in the timeline)."""
+
+    state: State
+    counted: tuple[str, ...]
+    mine: int | None
+
+
+def visible_state(state: State, viewer: str | None) -> View:
+    """Both kinds of count are stripped (an event can be drawn while a bluff's counts wait);
+    ``counted`` and ``mine`` are the event's while one holds play, else the bluff's."""
+    bluff = state.bluff.counts if state.bluff is not None else ()
+    event = state.event.counts if state.event is not None else ()
+    if state.bluff is not None:
+        state = replace(state, bluff=replace(state.bluff, counts=()))
+    if state.event is not None:
+        state = replace(state, event=replace(state.event, counts=()))
+    counts = event if state.event is not None else bluff
+    mine = next((n for pid, n in counts if viewer and pid == viewer), None)
+    return View(state, tuple(pid for pid, _ in counts), mine)

@@ -1,0 +1,253 @@
+"""Reads for Saloon Showdown's screens. ``showdown_view`` is the one place a screen's context is
+made, from ``visible_state`` (showdown.engine.game) for that viewer: a bullet count (or an
+event's count) reaches a screen only as its owner's own, until all are in (SS15)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from campaigns.models import Campaign, Membership
+from showdown.engine import game as g
+from showdown.engine.state import (
+    EVENT_NAMES,
+    EVENTS,
+    NOISES,
+    PISTOLS,
+    ZONES,
+    Kind,
+    Phase,
+    State,
+    state_from_data,
+)
+from showdown.models import Showdown, ShowdownLine, ShowdownSeat
+from showdown.services import seat_basis
+from tables.clock import Clock, now_ms
+from tables.errors import readable
+
+VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
+ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
+
+
+@dataclass(frozen=True)
+class Game:
+    showdown: Showdown
+    players: int
+    mine: bool
+
+
+def showdowns_of(campaign: Campaign, user: User | None = None) -> list[Game]:
+    rows = Showdown.objects.filter(campaign=campaign).prefetch_related("seats")
+    return [
+        Game(
+            showdown=s,
+            players=len(s.seats.all()),
+            mine=user is not None and any(seat.user_id == user.pk for seat in s.seats.all()),
+        )
+        for s in rows
+    ]
+
+
+def _names(state: State, pids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:
+    return [{"pid": p, "name": state.player(p).name} for p in pids]
+
+
+def showdown_view(
+    showdown: Showdown, user: User | None, *, as_table: bool = False
+) -> dict[str, Any]:
+    """The context of one viewer's screen. ``as_table``: the shared screen, public facts
+    only, whoever looks."""
+    full = readable(state_from_data, showdown.state)  # 409 if it cannot be read
+    seat = None
+    if not as_table and user is not None and user.is_authenticated:
+        seat = ShowdownSeat.objects.filter(showdown=showdown, user=user).first()
+    me = seat.pid if seat else ""
+    view = g.visible_state(full, me or None)
+    state = view.state  # from here on, only the scrubbed state
+    name = {p.pid: p.name for p in state.players}
+    host = (
+        not as_table
+        and user is not None
+        and user.is_authenticated
+        and Membership.objects.filter(
+            campaign_id=showdown.campaign_id, user=user, role=Membership.Role.DEALER
+        ).exists()
+    )
+    context: dict[str, Any] = {
+        "showdown": showdown,
+        "campaign": showdown.campaign,
+        "version": showdown.version,
+        "basis": seat_basis(full, me) if me else "",
+        "phase": state.phase.value,
+        "is_over": state.phase == Phase.OVER,
+        "as_table": as_table,
+        "me": me,
+        "mine": state.player(me) if me else None,
+        "host": host,
+        "turn": {"pid": state.turn, "name": name[state.turn]},
+        "my_turn": bool(me) and me == state.turn and state.phase == Phase.PLAY,
+        "dealer": {"pid": state.dealer, "name": name[state.dealer]},
+        "options": state.options,
+        "players": [
+            {
+                "pid": p.pid,
+                "name": p.name,
+                "loot": p.loot,
+                "bounty": p.bounty,
+                "wounds": p.wounds,
+                "score": p.score,
+                "me": p.pid == me,
+                "turn": p.pid == state.turn,
+                "dealer": p.pid == state.dealer,
+            }
+            for p in state.players
+        ],
+        "others": [{"pid": p.pid, "name": p.name} for p in state.players if p.pid != me],
+        "reminder": state.reminder == me and bool(me),
+        "reminder_name": name.get(state.reminder, ""),
+        "end_after": name.get(state.end_after, ""),
+        "trigger": name.get(state.trigger, ""),
+        "winner": name.get(state.winner, ""),
+        "standings": g.standings(state) if state.over else [],
+        "pistols": PISTOLS,
+        "zones": [(z, ZONE_NAMES[z]) for z in ZONES],
+        "noises": NOISES,
+        "counted": [name[p] for p in view.counted],
+        "i_counted": bool(me) and me in view.counted,
+        "my_count": view.mine,
+        "lines": list(ShowdownLine.objects.filter(showdown=showdown).order_by("-seq")[:60]),
+    }
+    # The kit's move forms ({% move_form %}): the URL, and what this seat's moves are based on.
+    context["move_base"] = reverse(
+        "showdown:move", args=[showdown.campaign.slug, showdown.pk, "ACTION"]
+    )
+    context["scope_field"] = "pid"
+    context["bases"] = {me: context["basis"]} if me else {}
+    context.update(_threat(state, me, name))
+    context.update(_fight(state, me, name))
+    context.update(_event(state, me, name, host))
+    return context
+
+
+def _threat(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
+    threat, bluff = state.threat, state.bluff
+    out: dict[str, Any] = {"threat": None, "bluff": None}
+    if threat is not None:
+        out["threat"] = {
+            "threatener": name[threat.threatener], "target": name[threat.target],
+            "target_pid": threat.target, "pistol": threat.pistol, "forced": threat.forced,
+            "standoff": [name[p] for p in threat.standoff], "first": name[threat.first],
+            "escaped": bool(threat.escaped),
+        }  # fmt: skip
+        involved = (threat.threatener, threat.first, *threat.standoff)
+        out["i_am_threatened"] = state.phase == Phase.THREAT and me == threat.target
+        out["may_standoff"] = (
+            state.phase == Phase.THREAT and bool(me) and me not in involved
+            and not state.options.simple and len(threat.standoff) + 1 < len(PISTOLS)
+        )  # fmt: skip
+        out["may_close"] = state.phase == Phase.THREAT and me == threat.first and threat.standoff
+        fight = state.fight
+        out["may_bottle"] = (
+            bool(me) and me != threat.threatener
+            and not (fight is not None and (fight.kind == Kind.TRIELLO or fight.claim))
+        )  # fmt: skip
+        chain = fight.members if fight else (threat.threatener, *threat.standoff)
+        out["bottle_hits"] = _names(state, [p for p in chain if p != me]) if threat.standoff else []
+        out["horse_targets"] = [
+            {"pid": p.pid, "name": p.name}
+            for p in state.players
+            if p.pid not in (me, threat.threatener)
+        ]
+    if bluff is not None:
+        counting = (
+            (bluff.threatener,) if state.options.roulette else (bluff.threatener, bluff.target)
+        )
+        out["bluff"] = {"threatener": name[bluff.threatener], "target": name[bluff.target]}
+        out["i_count_bullets"] = me in counting
+    return out
+
+
+def _fight(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
+    fight = state.fight
+    if fight is None:
+        return {"fight": None}
+    now = now_ms()
+    claim = fight.claim
+    targets = [p for p in fight.members if p != me]
+    if fight.kind == Kind.TRIELLO and me != fight.desperado:
+        targets = [fight.desperado]
+    return {
+        "fight": {
+            "kind": fight.kind.value,
+            "members": [name[p] for p in fight.members],
+            "i_fight": me in fight.members,
+            "i_am_ready": me in fight.ready,
+            "waiting": [name[p] for p in fight.members if p not in fight.ready],
+            "go_at": fight.go_at,
+            # "Via!" on every phone at once (the kit's table clock), the Fire form revealed then.
+            "clock": None
+            if fight.go_at is None
+            else Clock(start=fight.go_at, edges=(0,), labels=VIA_LABELS),
+            "go_now": fight.go_at is not None and now >= fight.go_at,
+            "claim": None
+            if claim is None
+            else {
+                "shooter": name[claim.shooter],
+                "target": name[claim.target],
+                "target_pid": claim.target,
+                "pistol": claim.pistol,
+                "zone": ZONE_NAMES.get(claim.zone, claim.zone),
+                "noise": claim.noise,
+                "law": claim.law,
+            },
+            "disputed": fight.disputed,
+            "desperado": name.get(fight.desperado, ""),
+            "referee": name.get(fight.referee, ""),
+            "targets": _names(state, targets),
+            "one_target": len(targets) == 1,
+            "i_judge": claim is not None and me == claim.target and not fight.disputed,
+            "i_settle": fight.disputed and me == state.dealer,
+        }
+    }
+
+
+def _event(state: State, me: str, name: dict[str, str], host: bool) -> dict[str, Any]:
+    event = state.event
+    out: dict[str, Any] = {
+        "event": None,
+        "events_left": [
+            (e, EVENT_NAMES[e]) for e in EVENTS if e not in state.events_seen
+        ] if state.options.events and not state.over else [],
+    }  # fmt: skip
+    if event is not None:
+        out["event"] = {"name": event.name, "title": EVENT_NAMES[event.name],
+                        "drawer": name[event.drawer], "drawer_pid": event.drawer}  # fmt: skip
+        out["noon_fighters"] = _names(state, g.noon_fighters(state))
+        out["turkey_shooters"] = _names(state, [p for p in state.pids if p != event.drawer])
+    return out
+
+
+def story_markdown(showdown: Showdown) -> str:
+    """The game's story as Markdown: who sat where, every public line in order, the scores.
+    Only what the timeline holds: no count that was never revealed."""
+    state = readable(state_from_data, showdown.state)
+    out = [f"# {showdown.title}", "", f"*{_md(showdown.campaign.name)}*", "", "## At the table", ""]
+    out += [f"- {_md(p.name)}" for p in state.players]
+    out += ["", "## What happened", ""]
+    out += [f"- {_md(line.text)}" for line in showdown.lines.order_by("seq")]
+    if state.over:
+        out += ["", "## The scores", ""]
+        out += [
+            f"{i}. {_md(p.name)}: {p.score}$ ({p.loot}$ loot + {p.bounty}$ bounty − "
+            f"{p.wounds} wound{'s' if p.wounds != 1 else ''})"
+            for i, p in enumerate(g.standings(state), start=1)
+        ]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    """Text as one Markdown line: no line breaks, no raw HTML."""
+    return " ".join(text.split()).replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,83 @@
+"""Random games of four through the services, every screen rendered at every step: each
+player's phone, the host's, the shared table screen, as pages and as the live stream's panels.
+Every phase's template is rendered (threats, bluffs, duels, triellos, standoffs, events, the
+tie-break, the end) and none shows a count to anyone but its owner before all are in (SS15)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from campaigns.models import Membership
+from cards.errors import IllegalMove
+from showdown.engine import moves as m
+from showdown.engine.state import Options, Phase
+from showdown.services import ShowdownError, showdown_create, showdown_move
+from tests.showdown.conftest import state_of
+from tests.showdown.kit import random_move
+
+pytestmark = pytest.mark.django_db
+
+
+WANTED = {"threat", "bluff", "event", "fight:duel", "fight:triello", "fight:standoff"}
+
+
+def test_every_screen_renders_at_every_step_of_random_games(
+    campaign: Any, dealer: User, player_a: User, player_b: User, django_user_model: type[User]
+) -> None:
+    fourth = django_user_model.objects.create_user("dora", first_name="Dora")
+    Membership.objects.create(campaign=campaign, user=fourth, role=Membership.Role.PLAYER)
+    players = [dealer, player_a, player_b, fourth]
+    users = {f"p{i + 1}": u for i, u in enumerate(players)}
+    clients = {}
+    for pid, user in users.items():
+        clients[pid] = Client()
+        clients[pid].force_login(user)
+    seen: set[str] = set()
+    for seed in range(8):  # games until every kind of screen was rendered
+        play_one(campaign, dealer, players, users, clients, seed, seen)
+        if seen >= WANTED:
+            break
+    assert seen >= WANTED
+
+
+def play_one(
+    campaign: Any, dealer: User, players: list[User], users: dict[str, User],
+    clients: dict[str, Client], seed: int, seen: set[str],
+) -> None:  # fmt: skip
+    showdown = showdown_create(
+        campaign=campaign, actor=dealer, players=players, dealer=players[seed % 4],
+        options=Options(events=True, roulette=seed % 2 == 1),
+    )  # fmt: skip
+    url = showdown.get_absolute_url()
+    rng, clock = random.Random(seed), [0]
+    for _ in range(600):
+        state = state_of(showdown)
+        if state.phase == Phase.OVER:
+            break
+        move = random_move(state, rng, clock)
+        user = dealer if isinstance(move, m.HostMove) else users[move.pid]
+        try:
+            showdown_move(
+                showdown_id=showdown.pk, campaign=campaign, user=user,
+                move=lambda pid, made=move: made, version=None, rng=rng,
+            )  # fmt: skip
+        except (ShowdownError, IllegalMove):
+            continue
+        state = state_of(showdown)
+        seen.add(state.phase.value + (f":{state.fight.kind.value}" if state.fight else ""))
+        hidden = state.event.counts if state.event else state.bluff.counts if state.bluff else ()
+        counts = dict(hidden)
+        for pid, client in clients.items():
+            page = client.get(url, HTTP_HX_REQUEST="true")
+            assert page.status_code == 200
+            html = page.content.decode()
+            mine = f"You entered {counts[pid]}." if pid in counts else None
+            assert html.count("You entered") == (1 if mine else 0)
+            assert mine is None or mine in html
+        assert clients["p1"].get(url + "table/", HTTP_HX_REQUEST="true").status_code == 200
+    assert state_of(showdown).phase == Phase.OVER
