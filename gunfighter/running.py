@@ -5,9 +5,9 @@ lobby takes a guest to a game the host starts for them (``campaigns.running.new_
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
-from campaigns.running import MAX_RUNNING, ROW, RunningTable, Seats, running_row
+from campaigns.running import RunningTable, Seats, seated_running
 from gunfighter.engine.state import Phase
 from gunfighter.models import Gunfight, GunfightSeat
 
@@ -20,22 +20,7 @@ PHASE_LABELS = {
 
 def running(seats: Seats) -> list[RunningTable]:
     mine = GunfightSeat.objects.filter(gunfight=OuterRef("pk"), user_id=seats.user_id)
-    rows = (
-        Gunfight.objects.filter(campaign_id__in=seats.campaign_ids)
-        .exclude(phase__in=Gunfight.OVER)
-        .annotate(seated=Exists(mine))
-        .filter(Q(campaign_id__in=seats.dealing) | Q(seated=True))
-        .values(*ROW, "seated")
-        .order_by("-created_at", "-pk")
-    )[:MAX_RUNNING]
-    # The host watching is not a player at it: ``dealer`` only when not seated.
-    return [
-        running_row(
-            "gunfighter",
-            row,
-            url_name="gunfighter:detail",
-            labels=PHASE_LABELS,
-            dealer=not row["seated"],
-        )
-        for row in rows
-    ]
+    return seated_running(
+        seats, kind="gunfighter", model=Gunfight, seated=Exists(mine), labels=PHASE_LABELS,
+        url_name="gunfighter:detail",
+    )  # fmt: skip
