@@ -196,4 +196,16 @@ RULINGS = (
         "Taglia del Desperado)",
         "An odd half is split the same way: the extra dollar stays with the Desperado.",
     ),
+    _r(
+        "SS19",
+        "A phone that is gone",
+        "The table's host can make any player's move for them when their phone is flat, lost "
+        "or left behind: their turn, their answer to a threat, their bullets, their Ready and "
+        "shot, their confirmation or dispute, the dealer token's ruling. The timeline says who "
+        "acted for whom. No other player can.",
+        "Il giocatore minacciato può “rispondere” in due diversi modi: 1. Può dubitare, "
+        "rispondendo “Stai bluffando!”",
+        "The seed has no phones: every move is said aloud at the table, where the host hears "
+        "it as well as anyone, so nobody's flat battery holds the game.",
+    ),
 )

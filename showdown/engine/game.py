@@ -1,6 +1,6 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
-Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS16) are registered
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS19) are registered
 on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 """
 
@@ -827,6 +827,49 @@ _HANDLERS: dict[type[m.Move], Handler] = {
     m.Settle: _settle, m.RevealEvent: _reveal, m.Turkey: _turkey, m.Noon: _noon,
     m.EventCount: _count, m.EventDone: _event_done,
 }  # fmt: skip
+
+
+# --- Who must act (SS19) -------------------------------------------------------------------------
+
+
+def pending(state: State, pid: str) -> frozenset[str]:
+    """What seat ``pid`` must do for play to go on, as the forms name the moves: the host
+    offers these for a phone that is gone (SS19). The interrupts anyone *may* make (a standoff,
+    the Bottle) are not here: nobody waits for them."""
+    if state.over or not state.has(pid):
+        return frozenset()
+    threat, bluff, fight, event = state.threat, state.bluff, state.fight, state.event
+    can: set[str] = set()
+    if event is not None:
+        if event.name in ("rain", "robbery") and pid not in dict(event.counts):
+            can.add("count")
+    elif fight is not None:
+        if fight.disputed:
+            can.update({"settle"} if pid == state.dealer else ())
+        elif fight.claim is not None:
+            can.update({"confirm", "dispute"} if pid == fight.claim.target else ())
+        elif pid in fight.members:
+            can.add(
+                "fire" if fight.go_at is not None else "ready" if pid not in fight.ready else ""
+            )
+    elif bluff is not None:
+        counting = (
+            (bluff.threatener,) if state.options.roulette else (bluff.threatener, bluff.target)
+        )
+        if pid in counting and pid not in dict(bluff.counts):
+            can.add("bullets")
+    elif threat is not None:
+        if threat.standoff:
+            can.update({"close-standoff"} if pid == threat.first else ())
+        elif pid == threat.target:
+            can.update({"bluff", "and-you"})
+            if not threat.forced:
+                can.update({"bounty-trio", "law", "horse"})
+                if not state.options.simple:
+                    can.add("desperado")
+    elif pid == state.turn:
+        can.update({"draw", "cash", "cash-bounty", "threaten"})
+    return frozenset(can - {""})
 
 
 # --- Who sees what (SS15) ------------------------------------------------------------------------

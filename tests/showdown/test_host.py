@@ -1,0 +1,95 @@
+"""SS19, the table's dead ends through the pages: a phone that is gone (the host acts for it,
+as The Gunfighter's GF12), so no threat, bluff, duel or dispute waits for good."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from showdown.engine.state import Phase
+from showdown.models import Showdown, ShowdownLine
+from tests.showdown.conftest import state_of
+from tests.showdown.test_views import Clock, clock, move, phones, written  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def last_lines(showdown: Showdown, n: int) -> list[str]:
+    lines = ShowdownLine.objects.filter(showdown=showdown).order_by("-seq")[:n]
+    return [line.text for line in reversed(lines)]
+
+
+def test_the_host_plays_a_turn_and_counts_bullets_for_a_phone_that_is_gone(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """SS19: Bess's phone died on her turn: Delia (the host) threatens for her and enters her
+    bullets; the timeline says so. Abe sees no such panel."""
+    host, abe = phones["p1"], phones["p2"]
+    page = host.get(showdown.get_absolute_url()).content.decode()
+    assert 'data-proxy-for="p3"' in page and 'data-proxy-for="p1"' not in page
+    assert "data-proxy" not in abe.get(showdown.get_absolute_url()).content.decode()
+    move(host, showdown, "threaten", pid="p3", target="p2", pistol="red")
+    assert last_lines(showdown, 2)[0] == "Delia acts for Bess, whose phone is away."
+    assert state_of(showdown).threat is not None
+    move(abe, showdown, "bluff")
+    move(host, showdown, "bullets", pid="p3", count=5)
+    move(abe, showdown, "bullets", count=2)
+    state = state_of(showdown)
+    assert state.phase == Phase.PLAY
+    assert (state.player("p3").loot, state.player("p2").loot) == (40, 0)
+
+
+def test_the_host_answers_a_duel_and_settles_for_the_dealer_token_holder(
+    showdown: Showdown, phones: dict[str, Client], clock: Clock
+) -> None:
+    """SS19 with SS6: Abe holds the dealer token and his phone is gone: the host readies, fires
+    and settles a dispute for him, so the race never waits for good."""
+    host, bess = phones["p1"], phones["p3"]
+    move(bess, showdown, "threaten", target="p2", pistol="blue")
+    move(host, showdown, "and-you", pid="p2")
+    move(bess, showdown, "ready")
+    move(host, showdown, "ready", pid="p2")
+    clock.now += 3000
+    page = host.get(showdown.get_absolute_url()).content.decode()
+    assert "Fires for them" in page
+    move(host, showdown, "fire", pid="p2", target="p3", pistol="red", zone="arm", noise="Bang")
+    move(bess, showdown, "dispute")
+    assert state_of(showdown).fight.disputed  # type: ignore[union-attr]
+    move(host, showdown, "settle", pid="p2", upheld="yes")
+    state = state_of(showdown)
+    assert state.fight is None and state.player("p3").wounds == 1
+    assert state.player("p2").bounty == 30
+
+
+def test_only_the_host_acts_for_another_and_an_odd_seat_is_refused(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """SS19: a player never moves for another; the host only for a seat at this game."""
+    before = written(showdown)
+    assert move(phones["p2"], showdown, "draw", pid="p3", **{"from": "deck"}).status_code == 403
+    for odd in ("p9", "\x00", "x" * 500):
+        answer = move(phones["p1"], showdown, "draw", htmx=True, pid=odd, **{"from": "deck"})
+        assert answer.status_code == 200
+        assert "No such player at this game." in answer.content.decode()
+    assert written(showdown) == before
+
+
+def test_a_host_who_does_not_play_can_still_run_the_table(
+    campaign: Any, dealer: User, player_a: User, player_b: User
+) -> None:
+    from showdown.engine.state import Options
+    from showdown.services import showdown_create
+
+    game = showdown_create(
+        campaign=campaign, actor=dealer, players=[player_a, player_b], dealer=player_a,
+        options=Options(),
+    )  # fmt: skip
+    host = Client()
+    host.force_login(dealer)
+    assert 'data-proxy-for="p2"' in host.get(game.get_absolute_url()).content.decode()
+    move(host, game, "cash", pid="p2", cards=2)
+    assert state_of(game).player("p2").loot == 40
+    assert last_lines(game, 3)[0] == "Delia acts for Bess, whose phone is away."
