@@ -32,7 +32,8 @@ def test_anonymous_go_to_log_in_and_outsiders_find_nothing(
         assert stranger.get(url).status_code == 404, url
     for url in (listing + "new/", base + "move/draw/", base + "move/reveal/"):
         response = anonymous.post(url, {"from": "deck"})
-        assert response.status_code == 302 and "login" in response["Location"], url
+        assert response.status_code == 302, url
+        assert "login" in response["Location"], url
         assert stranger.post(url, {"from": "deck"}).status_code == 404, url
     assert showdown.version == Showdown.objects.get(pk=showdown.pk).version
 

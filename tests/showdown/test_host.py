@@ -11,8 +11,8 @@ from django.test import Client
 
 from showdown.engine.state import Phase
 from showdown.models import Showdown, ShowdownLine
-from tests.showdown.conftest import state_of
-from tests.showdown.test_views import Clock, clock, move, phones, written  # noqa: F401
+from tests.showdown.conftest import Clock, state_of
+from tests.showdown.test_views import move, written
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,8 @@ def test_the_host_plays_a_turn_and_counts_bullets_for_a_phone_that_is_gone(
     bullets; the timeline says so. Abe sees no such panel."""
     host, abe = phones["p1"], phones["p2"]
     page = host.get(showdown.get_absolute_url()).content.decode()
-    assert 'data-proxy-for="p3"' in page and 'data-proxy-for="p1"' not in page
+    assert 'data-proxy-for="p3"' in page
+    assert 'data-proxy-for="p1"' not in page
     assert "data-proxy" not in abe.get(showdown.get_absolute_url()).content.decode()
     move(host, showdown, "threaten", pid="p3", target="p2", pistol="red")
     assert last_lines(showdown, 2)[0] == "Delia acts for Bess, whose phone is away."
@@ -60,7 +61,8 @@ def test_the_host_answers_a_duel_and_settles_for_the_dealer_token_holder(
     assert state_of(showdown).fight.disputed  # type: ignore[union-attr]
     move(host, showdown, "settle", pid="p2", upheld="yes")
     state = state_of(showdown)
-    assert state.fight is None and state.player("p3").wounds == 1
+    assert state.fight is None
+    assert state.player("p3").wounds == 1
     assert state.player("p2").bounty == 30
 
 
