@@ -112,7 +112,8 @@ RULINGS = (
         "While a threat waits for its answer, anyone else may join with “Non credo proprio!” "
         "while a pistol is left (three at most). Then only the Bottle interrupts. The first "
         "threatened player closes the chain and referees; the others race like a duel, shooting "
-        "whom they like. A Bottle that leaves one gunman standing ends the standoff with nothing.",
+        "whom they like. A Bottle knocks one gunman out (the first threatener too) and the others "
+        "stay in the standoff; one gunman left standing ends it with nothing.",
         "Questo può avvenire più volte, a catena, finché ci sono pistole disponibili",
         "The seed does not say who ends the chain: the referee does, on their phone.",
     ),

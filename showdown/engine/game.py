@@ -457,15 +457,11 @@ def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> Stat
             move.pid,
         )
         left = tuple(p for p in standoff if p != move.hit)
-        if fight is None:
-            chain = tuple(p for p in threat.standoff if p != move.hit)
-            if move.hit == threat.threatener or not chain:
-                log("The standoff falls apart.")
-                return _end_turn(state, log)
-            return replace(state, threat=replace(threat, standoff=chain))
         if len(left) < 2:  # SS10: one gunman left standing is no standoff
             log("Nobody is left to shoot at: the standoff is over.")
             return _end_turn(state, log)
+        if fight is None:  # seed: "il gioco continua con i giocatori rimasti ancora nello Stallo"
+            return replace(state, threat=replace(threat, threatener=left[0], standoff=left[1:]))
         return replace(state, fight=replace(fight, members=left, ready=(), go_at=None))
     log(
         f"{me}: “Crash!” on {log.name(threat.threatener)} with the Bottle: the threat is off; "

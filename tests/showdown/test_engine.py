@@ -306,3 +306,28 @@ def test_an_event_drawn_mid_duel_stops_the_race_until_it_is_resolved() -> None:
     assert state.fight is not None
     assert state.fight.go_at is None
     assert state.fight.ready == ()
+
+
+def test_a_bottle_on_the_first_gunman_of_a_standoff_leaves_the_others_in_it() -> None:
+    """SS10, SS17: "il gioco continua con i giocatori rimasti ancora nello Stallo": the
+    threatener knocked out of the chain, the two who said "Non credo proprio!" stay in it."""
+    state = play(table(5), m.Threaten("b", "c", "red"), m.Standoff("d"), m.Standoff("e"))
+    state = play(state, m.Bottle("a", "b"))
+    assert money(state, "a")[0] == 40
+    assert state.phase == Phase.THREAT
+    state = play(state, m.CloseStandoff("c"))
+    assert state.fight is not None
+    assert state.fight.members == ("d", "e")
+    assert state.fight.referee == "c"
+    state = play(state, m.Ready("d", 0), m.Ready("e", 0))
+    state = play(state, m.Fire("d", 4000, "e", "red", "arm", "Boom"), m.Confirm("e"))
+    assert money(state, "d") == (40, 30, 0)
+    assert state.turn == "c"  # b's turn is over
+
+
+def test_a_bottle_that_leaves_one_gunman_ends_the_standoff() -> None:
+    """SS10: one gunman left standing is no standoff."""
+    state = play(table(4), m.Threaten("b", "c", "red"), m.Standoff("d"))
+    state = play(state, m.Bottle("a", "d"))
+    assert state.phase == Phase.PLAY
+    assert state.turn == "c"
