@@ -117,7 +117,7 @@ PARSERS: dict[str, Parser] = {
     "close-standoff": _plain(m.CloseStandoff), "bottle": _bottle, "ready": _ready,
     "fire": _fire, "confirm": _plain(m.Confirm), "dispute": _plain(m.Dispute),
     "settle": _settle, "reveal": _reveal, "turkey": _turkey, "noon": _noon,
-    "count": _count, "event-done": _plain(m.EventDone),
+    "count": _count, "event-done": _plain(m.EventDone), "takeback": _plain(m.TakeBackCount),
 }  # fmt: skip
 
 

@@ -209,4 +209,16 @@ RULINGS = (
         "The seed has no phones: every move is said aloud at the table, where the host hears "
         "it as well as anyone, so nobody's flat battery holds the game.",
     ),
+    _r(
+        "SS20",
+        "A count mistyped",
+        "A player who entered the wrong bullet count (or an event's count) takes it back and "
+        "enters it again, as long as another count is still awaited; the timeline says a count "
+        "was taken back, never what it was. Once every count is in, they are shown and settled "
+        "at once.",
+        "Allora entrambi i giocatori rivelano la loro mano e contano il totale di simboli "
+        "Proiettile",
+        "At the table the hands are shown together: a number typed wrong before then is no "
+        "count yet.",
+    ),
 )

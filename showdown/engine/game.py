@@ -1,6 +1,6 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
-Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS19) are registered
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS20) are registered
 on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 """
 
@@ -109,7 +109,9 @@ def apply(state: State, move: m.Move, rng: random.Random) -> Outcome:
     if not isinstance(move, m.HostMove) and not state.has(move.pid):
         raise IllegalMove("Only the players at this game make its moves.")
     log = _Log(state)
-    if state.event is not None and not isinstance(move, (m.HostMove, m.EventCount)):
+    if state.event is not None and not isinstance(
+        move, (m.HostMove, m.EventCount, m.TakeBackCount)
+    ):
         raise IllegalMove(
             f"Play is held while the event is resolved: {EVENT_NAMES[state.event.name]}."
         )
@@ -326,6 +328,26 @@ def _bullets(state: State, move: m.Bullets, rng: random.Random, log: _Log) -> St
             )
     log("Both discard their cards and draw three from the deck.")
     return _end_turn(state, log)
+
+
+def _take_back_count(state: State, move: m.TakeBackCount, rng: random.Random, log: _Log) -> State:
+    """SS20: a count mistyped is taken back while another is still awaited (once every count is
+    in, they are shown and settled at once: nothing is left to take back)."""
+    if state.event is not None and state.event.name in ("rain", "robbery"):
+        event = state.event
+        if not any(pid == move.pid for pid, _ in event.counts):
+            raise IllegalMove("You have no count in to take back.")
+        counts = tuple((pid, n) for pid, n in event.counts if pid != move.pid)
+        log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+        return replace(state, event=replace(event, counts=counts))
+    bluff = state.bluff
+    if state.phase != Phase.BLUFF or bluff is None:
+        raise IllegalMove("No count is being entered now.")
+    if not any(pid == move.pid for pid, _ in bluff.counts):
+        raise IllegalMove("You have no count in to take back.")
+    counts = tuple((pid, n) for pid, n in bluff.counts if pid != move.pid)
+    log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+    return replace(state, bluff=replace(bluff, counts=counts))
 
 
 def _and_you(state: State, move: m.AndYou, rng: random.Random, log: _Log) -> State:
@@ -817,6 +839,7 @@ Handler = Callable[[State, Any, random.Random, _Log], State]
 _HANDLERS: dict[type[m.Move], Handler] = {
     m.Draw: _draw, m.CashLoot: _cash_loot, m.CashBounty: _cash_bounty, m.Threaten: _threaten,
     m.CallBluff: _call_bluff, m.Bullets: _bullets, m.AndYou: _and_you,
+    m.TakeBackCount: _take_back_count,
     m.BountyTrio: _bounty_trio, m.Horse: _horse, m.Law: _law, m.Desperado: _desperado,
     m.Standoff: _standoff, m.CloseStandoff: _close_standoff, m.Bottle: _bottle,
     m.Ready: _ready, m.Fire: _fire, m.Confirm: _confirm, m.Dispute: _dispute,

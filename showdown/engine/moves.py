@@ -51,6 +51,12 @@ class Bullets(Move):
 
 
 @dataclass(frozen=True)
+class TakeBackCount(Move):
+    """A count mistyped: taken back before the last count is in (SS20), the bluff's or an
+    event's."""
+
+
+@dataclass(frozen=True)
 class BountyTrio(Move):
     """Three "Taglia da vivo" shown to the threatener: their bounty, their turn over."""
 

@@ -331,3 +331,26 @@ def test_a_bottle_that_leaves_one_gunman_ends_the_standoff() -> None:
     state = play(state, m.Bottle("a", "d"))
     assert state.phase == Phase.PLAY
     assert state.turn == "c"
+
+
+def test_a_mistyped_count_is_taken_back_before_the_other_is_in() -> None:
+    """SS20 (and SS15: the line says a count was taken back, not what it was)."""
+    state = play(table(3), m.Threaten("b", "c", "red"), m.CallBluff("c"), m.Bullets("b", 7))
+    outcome = g.apply(state, m.TakeBackCount("b"), random.Random(1))
+    assert outcome.state.bluff is not None
+    assert outcome.state.bluff.counts == ()
+    assert all("7" not in e.text for e in outcome.entries)
+    with pytest.raises(IllegalMove, match="no count in"):
+        play(outcome.state, m.TakeBackCount("c"))
+    state = play(outcome.state, m.Bullets("b", 1), m.Bullets("c", 2))
+    assert money(state, "c")[0] == 40
+    with pytest.raises(IllegalMove, match="No count"):
+        play(state, m.TakeBackCount("b"))
+
+
+def test_an_events_count_is_taken_back_too() -> None:
+    """SS20 with SS12."""
+    state = play(table(3, events=True), m.RevealEvent("", "rain", "b"), m.EventCount("a", 9))
+    state = play(state, m.TakeBackCount("a"))
+    assert state.event is not None
+    assert state.event.counts == ()

@@ -95,3 +95,23 @@ def test_a_host_who_does_not_play_can_still_run_the_table(
     move(host, game, "cash", pid="p2", cards=2)
     assert state_of(game).player("p2").loot == 40
     assert last_lines(game, 3)[0] == "Delia acts for Bess, whose phone is away."
+
+
+def test_a_mistyped_bullet_count_is_taken_back_on_the_phone(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """SS20: Bess typed 8 for 3; she takes it back and enters it again; nobody saw the 8."""
+    move(phones["p3"], showdown, "threaten", target="p1", pistol="red")
+    move(phones["p1"], showdown, "bluff")
+    move(phones["p3"], showdown, "bullets", count=8)
+    assert (
+        "Mistyped? Take it back" in phones["p3"].get(showdown.get_absolute_url()).content.decode()
+    )
+    assert "Mistyped?" not in phones["p1"].get(showdown.get_absolute_url()).content.decode()
+    move(phones["p3"], showdown, "takeback")
+    move(phones["p3"], showdown, "bullets", count=3)
+    move(phones["p1"], showdown, "bullets", count=5)
+    assert state_of(showdown).player("p1").loot == 40
+    lines = " ".join(ShowdownLine.objects.filter(showdown=showdown).values_list("text", flat=True))
+    assert "Bess takes back their count" in lines
+    assert "8" not in lines
