@@ -221,4 +221,16 @@ RULINGS = (
         "At the table the hands are shown together: a number typed wrong before then is no "
         "count yet.",
     ),
+    _r(
+        "SS21",
+        "Putting a mistake right",
+        "The host can set any player's loot, bounty and wounds to what the table agrees they "
+        "are (a move tapped wrong, a shot confirmed by mistake, money recounted); the timeline "
+        "says what changed, from what to what. If the player who set the end no longer has "
+        "130$ or three wounds, the end they set is undone. Turns and fights are not rewound.",
+        "La Banca è accessibile liberamente da tutti i giocatori che abbiano necessità di "
+        "cambiare i tagli delle loro banconote.",
+        "The seed's money is on the table, where a mistake is put right by hand; the app's "
+        "money is put right by the host, in everyone's sight.",
+    ),
 )

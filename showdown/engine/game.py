@@ -1,6 +1,6 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
-Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS20) are registered
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS21) are registered
 on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 """
 
@@ -792,6 +792,38 @@ def _event_done(state: State, move: m.EventDone, rng: random.Random, log: _Log) 
     return replace(state, event=None)
 
 
+# --- Putting a mistake right (SS21) -------------------------------------------------------------
+
+MAX_MONEY = 9999
+
+
+def _correct(state: State, move: m.Correct, rng: random.Random, log: _Log) -> State:
+    """SS21: the host sets a player's loot, bounty and wounds after a mistake (a move tapped
+    wrong, money the table recounted). The timeline says what changed. A correction that undoes
+    the end's trigger (SS13) undoes the end it set."""
+    if not state.has(move.who):
+        raise IllegalMove("Say whose money to put right.")
+    if not (0 <= move.loot <= MAX_MONEY and 0 <= move.bounty <= MAX_MONEY):
+        raise IllegalMove(f"Loot and bounty are 0 to {MAX_MONEY}$.")
+    if not 0 <= move.wounds <= MAX_WOUNDS:
+        raise IllegalMove(f"Wounds are 0 to {MAX_WOUNDS}.")
+    p = state.player(move.who)
+    new = (move.loot, move.bounty, move.wounds)
+    if (p.loot, p.bounty, p.wounds) == new:
+        raise IllegalMove(f"That is what {p.name} has already.")
+    state = state.with_player(move.who, loot=move.loot, bounty=move.bounty, wounds=move.wounds)
+    log(
+        f"The host puts {p.name}’s money right: loot {p.loot}$ → {move.loot}$, bounty "
+        f"{p.bounty}$ → {move.bounty}$, wounds {p.wounds} → {move.wounds}.",
+        "money",
+        move.who,
+    )
+    if state.trigger == move.who and move.loot < TARGET_LOOT and move.wounds < MAX_WOUNDS:
+        log("That undoes the end it had set.", "end")
+        state = replace(state, trigger="", end_after="")
+    return state
+
+
 # --- The end (SS13, SS14) ------------------------------------------------------------------------
 
 
@@ -844,7 +876,7 @@ _HANDLERS: dict[type[m.Move], Handler] = {
     m.Standoff: _standoff, m.CloseStandoff: _close_standoff, m.Bottle: _bottle,
     m.Ready: _ready, m.Fire: _fire, m.Confirm: _confirm, m.Dispute: _dispute,
     m.Settle: _settle, m.RevealEvent: _reveal, m.Turkey: _turkey, m.Noon: _noon,
-    m.EventCount: _count, m.EventDone: _event_done,
+    m.EventCount: _count, m.EventDone: _event_done, m.Correct: _correct,
 }  # fmt: skip
 
 

@@ -152,6 +152,16 @@ class Noon(HostMove):
 
 
 @dataclass(frozen=True)
+class Correct(HostMove):
+    """SS21: the host puts a player's money or wounds right after a mistake, to these values."""
+
+    who: str
+    loot: int
+    bounty: int
+    wounds: int
+
+
+@dataclass(frozen=True)
 class EventDone(HostMove):
     pass
 

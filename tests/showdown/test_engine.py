@@ -354,3 +354,19 @@ def test_an_events_count_is_taken_back_too() -> None:
     state = play(state, m.TakeBackCount("a"))
     assert state.event is not None
     assert state.event.counts == ()
+
+
+def test_the_host_puts_money_right_and_an_end_set_by_mistake_is_undone() -> None:
+    """SS21: Cy cashed three Malloppo instead of one and reached 130$: the host sets the loot
+    back; the end it set is undone. The timeline says from what to what."""
+    state = table(3).with_player("c", loot=100)
+    state = play(state, m.CashLoot("b", 1), m.CashLoot("c", 3))
+    assert state.trigger == "c"
+    outcome = g.apply(state, m.Correct("", "c", 110, 20, 0), random.Random(1))
+    assert money(outcome.state, "c") == (110, 20, 0)
+    assert (outcome.state.trigger, outcome.state.end_after) == ("", "")
+    assert "loot 130$ → 110$" in outcome.entries[0].text
+    for odd in (m.Correct("", "z", 1, 1, 0), m.Correct("", "c", -1, 1, 0),
+                m.Correct("", "c", 1, 1, 4), m.Correct("", "c", 110, 20, 0)):  # fmt: skip
+        with pytest.raises(IllegalMove):
+            play(outcome.state, odd)

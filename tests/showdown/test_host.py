@@ -115,3 +115,16 @@ def test_a_mistyped_bullet_count_is_taken_back_on_the_phone(
     lines = " ".join(ShowdownLine.objects.filter(showdown=showdown).values_list("text", flat=True))
     assert "Bess takes back their count" in lines
     assert "8" not in lines
+
+
+def test_only_the_host_puts_money_right(showdown: Showdown, phones: dict[str, Client]) -> None:
+    """SS21: the panel and the move are the host's; a player's post is refused, nothing written."""
+    assert "data-correct" in phones["p1"].get(showdown.get_absolute_url()).content.decode()
+    assert "data-correct" not in phones["p2"].get(showdown.get_absolute_url()).content.decode()
+    before = written(showdown)
+    data = {"who": "p2", "loot": "50", "bounty": "20", "wounds": "1"}
+    assert move(phones["p2"], showdown, "correct", **data).status_code == 403
+    assert written(showdown) == before
+    move(phones["p1"], showdown, "correct", **data)
+    assert state_of(showdown).player("p2").loot == 50
+    assert state_of(showdown).player("p2").wounds == 1
