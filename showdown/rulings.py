@@ -171,8 +171,8 @@ RULINGS = (
     _r(
         "SS16",
         "Money and the Bank",
-        "The Bank never runs out. A theft takes at most what the victim's loot holds, never from "
-        "the Bank; a bounty never goes below 0.",
+        "The Bank never runs out. A theft (or the roulette's 20$ paid by the threatener) takes at "
+        "most what the payer's loot holds, never from the Bank; a bounty never goes below 0.",
         "ma in ogni caso il giocatore con più Proiettili non può rifarsi dalla Banca",
         "The letter of the seed, applied to every theft.",
     ),
@@ -232,5 +232,14 @@ RULINGS = (
         "cambiare i tagli delle loro banconote.",
         "The seed's money is on the table, where a mistake is put right by hand; the app's "
         "money is put right by the host, in everyone's sight.",
+    ),
+    _r(
+        "SS22",
+        "A duel won against no bounty",
+        "The winner of a duel whose loser has no bounty cashes nothing, and still raises their "
+        "own bounty by 10$ from the Bank; the loser still takes the wound.",
+        "Se il giocatore sconfitto non ha una Taglia, chi ha vinto non incassa niente.",
+        "“Incassa” is the loser's bounty going into the winner's loot; the 10$ raise of the "
+        "winner's own bounty comes from the Bank, not from the loser, and stands.",
     ),
 )

@@ -1,6 +1,6 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
-Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS21) are registered
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS22) are registered
 on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 """
 

@@ -370,3 +370,12 @@ def test_the_host_puts_money_right_and_an_end_set_by_mistake_is_undone() -> None
                 m.Correct("", "c", 1, 1, 4), m.Correct("", "c", 110, 20, 0)):  # fmt: skip
         with pytest.raises(IllegalMove):
             play(outcome.state, odd)
+
+
+def test_a_duel_won_against_no_bounty_cashes_nothing_and_still_raises_the_bounty() -> None:
+    """SS22: "chi ha vinto non incassa niente"; the 10$ raise is the Bank's."""
+    state = table(3).with_player("c", bounty=0)
+    state = play(state, m.Threaten("b", "c", "red"), m.AndYou("c"))
+    state = play(duel(state, "b", "c"), m.Confirm("c"))
+    assert money(state, "b") == (20, 30, 0)
+    assert money(state, "c") == (20, 0, 1)
