@@ -152,9 +152,11 @@ def showdown_move(
             lines=_lines((*said, *outcome.entries), user),
         )
 
+    # A proxy's form carries no basis, and none posted counts: another seat's basis may hash
+    # its hidden count, and a guessed one must not be an oracle for it (SS15, SS19).
     moved = table_move(
         SHOWDOWNS, table_id=showdown_id, where={"campaign": campaign}, key=key,
-        based_on=Basis(version, pid, basis), apply=apply,
+        based_on=Basis(version, pid, "" if proxy else basis), apply=apply,
     )  # fmt: skip
     showdown: Showdown = moved.row
     return showdown

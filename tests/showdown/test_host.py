@@ -128,3 +128,24 @@ def test_only_the_host_puts_money_right(showdown: Showdown, phones: dict[str, Cl
     move(phones["p1"], showdown, "correct", **data)
     assert state_of(showdown).player("p2").loot == 50
     assert state_of(showdown).player("p2").wounds == 1
+
+
+def test_a_posted_basis_for_another_seat_is_no_oracle_for_their_count(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """SS15, SS19: Bess's basis hashes her hidden count; the host posting it for her on an old
+    version is refused as stale, exactly as a wrong guess is."""
+    from showdown.services import seat_basis
+
+    move(phones["p3"], showdown, "threaten", target="p2", pistol="red")
+    move(phones["p2"], showdown, "bluff")
+    move(phones["p3"], showdown, "bullets", count=4)
+    showdown.refresh_from_db()
+    right = seat_basis(state_of(showdown), "p3")
+    answers = []
+    for basis in (right, "0" * 24):
+        url = showdown.get_absolute_url() + "move/bullets/"
+        data = {"version": showdown.version - 1, "pid": "p3", "count": 1, "basis": basis}
+        answers.append(phones["p1"].post(url, data, HTTP_HX_REQUEST="true").content.decode())
+    assert "Your count is in already" not in answers[0]
+    assert answers[0].count("data-move-error") == answers[1].count("data-move-error") == 1
