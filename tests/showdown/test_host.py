@@ -149,3 +149,28 @@ def test_a_posted_basis_for_another_seat_is_no_oracle_for_their_count(
         answers.append(phones["p1"].post(url, data, HTTP_HX_REQUEST="true").content.decode())
     assert "Your count is in already" not in answers[0]
     assert answers[0].count("data-move-error") == answers[1].count("data-move-error") == 1
+
+
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [
+        ("correct", {"who": "p2", "loot": "\x00", "bounty": "1", "wounds": "0"}),
+        ("correct", {"who": "p2", "loot": "9" * 50, "bounty": "1", "wounds": "0"}),
+        ("correct", {"who": "\x00" * 30, "loot": "1", "bounty": "1", "wounds": "9"}),
+        ("correct", {"who": ["p1", "p2"], "loot": ["1", "2"]}),
+        ("takeback", {}),
+        ("takeback", {"pid": "p3"}),
+        ("bullets", {"pid": ["p3", "p2"], "count": "2"}),
+        ("fire", {"pid": "p2", "target": "p9", "pistol": "bottle", "zone": "x"}),
+    ],
+)
+def test_odd_posts_to_the_hosts_moves_never_break(
+    showdown: Showdown, phones: dict[str, Client], action: str, data: dict[str, Any]
+) -> None:
+    """SS19–SS21: anything the host's (or a player's) browser sends is refused in plain words
+    or done; never a server error, nothing written on a refusal."""
+    before = written(showdown)
+    for phone in phones.values():
+        response = move(phone, showdown, action, htmx=True, **data)
+        assert response.status_code in (200, 403)
+    assert written(showdown) == before
