@@ -174,3 +174,13 @@ def test_odd_posts_to_the_hosts_moves_never_break(
         response = move(phone, showdown, action, htmx=True, **data)
         assert response.status_code in (200, 403)
     assert written(showdown) == before
+
+
+def test_the_new_readings_are_on_the_rulings_page_with_the_seeds_words(
+    phones: dict[str, Client],
+) -> None:
+    page = phones["p2"].get("/rulings/").content.decode()
+    words = ("SS19", "A phone that is gone", "SS20", "A count mistyped", "SS21",
+             "Putting a mistake right", "SS22", "chi ha vinto non incassa niente")  # fmt: skip
+    for said in words:
+        assert said in page
