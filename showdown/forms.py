@@ -126,7 +126,7 @@ PARSERS: dict[str, Parser] = {
     "fire": _fire, "confirm": _plain(m.Confirm), "dispute": _plain(m.Dispute),
     "settle": _settle, "reveal": _reveal, "turkey": _turkey, "noon": _noon,
     "count": _count, "event-done": _plain(m.EventDone), "takeback": _plain(m.TakeBackCount),
-    "correct": _correct,
+    "correct": _correct, "event-back": _plain(m.TakeBackEvent),
 }  # fmt: skip
 
 

@@ -215,7 +215,8 @@ RULINGS = (
         "A player who entered the wrong bullet count (or an event's count) takes it back and "
         "enters it again, as long as another count is still awaited; the timeline says a count "
         "was taken back, never what it was. Once every count is in, they are shown and settled "
-        "at once.",
+        "at once. The host takes back an event card revealed by mistake, before anyone counted "
+        "for it: it is still to come.",
         "Allora entrambi i giocatori rivelano la loro mano e contano il totale di simboli "
         "Proiettile",
         "At the table the hands are shown together: a number typed wrong before then is no "

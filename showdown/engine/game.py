@@ -785,6 +785,19 @@ def _count(state: State, move: m.EventCount, rng: random.Random, log: _Log) -> S
     return replace(state, event=None)
 
 
+def _take_back_event(state: State, move: m.TakeBackEvent, rng: random.Random, log: _Log) -> State:
+    """SS20: the wrong card picked: the event goes back, still to come, before anyone counted
+    for it (a race it stopped is readied again, as after any event)."""
+    event = state.event
+    if event is None:
+        raise IllegalMove("No event is being resolved.")
+    if event.counts:
+        raise IllegalMove("Counts are in for this event already: resolve it.")
+    seen = tuple(e for e in state.events_seen if e != event.name)
+    log(f"The host takes back the event: {EVENT_NAMES[event.name]} was not drawn. Play goes on.")
+    return replace(state, event=None, events_seen=seen)
+
+
 def _event_done(state: State, move: m.EventDone, rng: random.Random, log: _Log) -> State:
     if state.event is None or state.event.name != "other":
         raise IllegalMove("This event is settled by its own moves.")
@@ -877,6 +890,7 @@ _HANDLERS: dict[type[m.Move], Handler] = {
     m.Ready: _ready, m.Fire: _fire, m.Confirm: _confirm, m.Dispute: _dispute,
     m.Settle: _settle, m.RevealEvent: _reveal, m.Turkey: _turkey, m.Noon: _noon,
     m.EventCount: _count, m.EventDone: _event_done, m.Correct: _correct,
+    m.TakeBackEvent: _take_back_event,
 }  # fmt: skip
 
 

@@ -162,6 +162,11 @@ class Correct(HostMove):
 
 
 @dataclass(frozen=True)
+class TakeBackEvent(HostMove):
+    """SS20: the event card revealed by mistake, taken back before anyone counted for it."""
+
+
+@dataclass(frozen=True)
 class EventDone(HostMove):
     pass
 

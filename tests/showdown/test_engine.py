@@ -379,3 +379,14 @@ def test_a_duel_won_against_no_bounty_cashes_nothing_and_still_raises_the_bounty
     state = play(duel(state, "b", "c"), m.Confirm("c"))
     assert money(state, "b") == (20, 30, 0)
     assert money(state, "c") == (20, 0, 1)
+
+
+def test_an_event_revealed_by_mistake_is_taken_back_before_anyone_counts() -> None:
+    """SS20 with SS12: the wrong card picked goes back, still to come."""
+    state = play(table(3, events=True), m.RevealEvent("", "rain", "b"))
+    state = play(state, m.TakeBackEvent(""))
+    assert state.event is None
+    assert state.events_seen == ()
+    state = play(state, m.RevealEvent("", "rain", "b"), m.EventCount("a", 1))
+    with pytest.raises(IllegalMove, match="Counts are in"):
+        play(state, m.TakeBackEvent(""))

@@ -184,3 +184,17 @@ def test_the_new_readings_are_on_the_rulings_page_with_the_seeds_words(
              "Putting a mistake right", "SS22", "chi ha vinto non incassa niente")  # fmt: skip
     for said in words:
         assert said in page
+
+
+def test_the_host_takes_back_an_event_card_revealed_by_mistake(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """SS20: only the host, on the page."""
+    move(phones["p1"], showdown, "reveal", event="noon", drawer="p3")
+    assert "Wrong card?" in phones["p1"].get(showdown.get_absolute_url()).content.decode()
+    assert "Wrong card?" not in phones["p3"].get(showdown.get_absolute_url()).content.decode()
+    assert move(phones["p3"], showdown, "event-back").status_code == 403
+    move(phones["p1"], showdown, "event-back")
+    state = state_of(showdown)
+    assert state.event is None
+    assert "noon" not in state.events_seen
