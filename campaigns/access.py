@@ -62,3 +62,16 @@ def seating_problem(campaign: Campaign, *, actor: User, players: Sequence[User])
     if len({p.pk for p in players}) != len(players):
         return "Each player sits at the table once."
     return ""
+
+
+def is_host(campaign: Campaign, user: User) -> bool:
+    """The table's host: its Dealer (at a one-off table, whoever opened it)."""
+    return Membership.objects.filter(
+        campaign=campaign, user=user, role=Membership.Role.DEALER
+    ).exists()
+
+
+def acting_for(host: User, name: str) -> str:
+    """The timeline's line when the host makes a move for a player whose phone is gone (flat,
+    lost or left behind): The Gunfighter's GF12, Saloon Showdown's SS19."""
+    return f"{host.first_name or host.get_username()} acts for {name}, whose phone is away."

@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import streams as campaign_page
+from campaigns.access import acting_for, is_host
 from campaigns.models import Campaign, Membership
 from cards.deck import system_rng
 from cards.errors import IllegalMove
@@ -159,13 +160,11 @@ def gunfight_move(
 
 def _for(state: GunfightState, campaign: Campaign, host: User, pid: str) -> tuple[Event]:
     """GF12: only the table's host acts for another gunfighter, and says so on the timeline."""
-    hosts = Membership.objects.filter(campaign=campaign, role=Membership.Role.DEALER)
-    if not hosts.filter(user=host).exists():
+    if not is_host(campaign, host):
         raise NotSeated("Only the host can act for another gunfighter.")
     if not state.has(pid):
         raise GunfightError("No such gunfighter at this table.")
-    name = state.gunfighter(pid).name
-    return (Event(f"{display_name(host)} acts for {name}, whose phone is away.", pid),)
+    return (Event(acting_for(host, state.gunfighter(pid).name), pid),)
 
 
 def _lines(events: Sequence[Event], actor: User, state: GunfightState) -> list[dict[str, object]]:

@@ -109,6 +109,14 @@ def _noon(data: QueryDict, at: int) -> MoveOf:
     return lambda pid: m.Noon(pid, shooter, hit)
 
 
+def _correct(data: QueryDict, at: int) -> MoveOf:
+    who = _word(data, "who")
+    loot = _int(data, "loot", "Say their loot.")
+    bounty = _int(data, "bounty", "Say their bounty.")
+    wounds = _int(data, "wounds", "Say their wounds.")
+    return lambda pid: m.Correct(pid, who, loot, bounty, wounds)
+
+
 PARSERS: dict[str, Parser] = {
     "draw": _draw, "cash": _cash, "cash-bounty": _cash_bounty, "threaten": _threaten,
     "bluff": _plain(m.CallBluff), "and-you": _plain(m.AndYou), "bullets": _bullets,
@@ -117,7 +125,8 @@ PARSERS: dict[str, Parser] = {
     "close-standoff": _plain(m.CloseStandoff), "bottle": _bottle, "ready": _ready,
     "fire": _fire, "confirm": _plain(m.Confirm), "dispute": _plain(m.Dispute),
     "settle": _settle, "reveal": _reveal, "turkey": _turkey, "noon": _noon,
-    "count": _count, "event-done": _plain(m.EventDone),
+    "count": _count, "event-done": _plain(m.EventDone), "takeback": _plain(m.TakeBackCount),
+    "correct": _correct, "event-back": _plain(m.TakeBackEvent),
 }  # fmt: skip
 
 

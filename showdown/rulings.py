@@ -112,7 +112,8 @@ RULINGS = (
         "While a threat waits for its answer, anyone else may join with “Non credo proprio!” "
         "while a pistol is left (three at most). Then only the Bottle interrupts. The first "
         "threatened player closes the chain and referees; the others race like a duel, shooting "
-        "whom they like. A Bottle that leaves one gunman standing ends the standoff with nothing.",
+        "whom they like. A Bottle knocks one gunman out (the first threatener too) and the others "
+        "stay in the standoff; one gunman left standing ends it with nothing.",
         "Questo può avvenire più volte, a catena, finché ci sono pistole disponibili",
         "The seed does not say who ends the chain: the referee does, on their phone.",
     ),
@@ -170,8 +171,8 @@ RULINGS = (
     _r(
         "SS16",
         "Money and the Bank",
-        "The Bank never runs out. A theft takes at most what the victim's loot holds, never from "
-        "the Bank; a bounty never goes below 0.",
+        "The Bank never runs out. A theft (or the roulette's 20$ paid by the threatener) takes at "
+        "most what the payer's loot holds, never from the Bank; a bounty never goes below 0.",
         "ma in ogni caso il giocatore con più Proiettili non può rifarsi dalla Banca",
         "The letter of the seed, applied to every theft.",
     ),
@@ -195,5 +196,51 @@ RULINGS = (
         "si spartiscono metà della sua Taglia (se però è dispari, il dollaro extra rimane sulla "
         "Taglia del Desperado)",
         "An odd half is split the same way: the extra dollar stays with the Desperado.",
+    ),
+    _r(
+        "SS19",
+        "A phone that is gone",
+        "The table's host can make any player's move for them when their phone is flat, lost "
+        "or left behind: their turn, their answer to a threat, their bullets, their Ready and "
+        "shot, their confirmation or dispute, the dealer token's ruling. The timeline says who "
+        "acted for whom. No other player can.",
+        "Il giocatore minacciato può “rispondere” in due diversi modi: 1. Può dubitare, "
+        "rispondendo “Stai bluffando!”",
+        "The seed has no phones: every move is said aloud at the table, where the host hears "
+        "it as well as anyone, so nobody's flat battery holds the game.",
+    ),
+    _r(
+        "SS20",
+        "A count mistyped",
+        "A player who entered the wrong bullet count (or an event's count) takes it back and "
+        "enters it again, as long as another count is still awaited; the timeline says a count "
+        "was taken back, never what it was. Once every count is in, they are shown and settled "
+        "at once. The host takes back an event card revealed by mistake, before anyone counted "
+        "for it: it is still to come.",
+        "Allora entrambi i giocatori rivelano la loro mano e contano il totale di simboli "
+        "Proiettile",
+        "At the table the hands are shown together: a number typed wrong before then is no "
+        "count yet.",
+    ),
+    _r(
+        "SS21",
+        "Putting a mistake right",
+        "The host can set any player's loot, bounty and wounds to what the table agrees they "
+        "are (a move tapped wrong, a shot confirmed by mistake, money recounted); the timeline "
+        "says what changed, from what to what. If the player who set the end no longer has "
+        "130$ or three wounds, the end they set is undone. Turns and fights are not rewound.",
+        "La Banca è accessibile liberamente da tutti i giocatori che abbiano necessità di "
+        "cambiare i tagli delle loro banconote.",
+        "The seed's money is on the table, where a mistake is put right by hand; the app's "
+        "money is put right by the host, in everyone's sight.",
+    ),
+    _r(
+        "SS22",
+        "A duel won against no bounty",
+        "The winner of a duel whose loser has no bounty cashes nothing, and still raises their "
+        "own bounty by 10$ from the Bank; the loser still takes the wound.",
+        "Se il giocatore sconfitto non ha una Taglia, chi ha vinto non incassa niente.",
+        "“Incassa” is the loser's bounty going into the winner's loot; the 10$ raise of the "
+        "winner's own bounty comes from the Bank, not from the loser, and stands.",
     ),
 )

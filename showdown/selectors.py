@@ -126,10 +126,35 @@ def showdown_view(
     )
     context["scope_field"] = "pid"
     context["bases"] = {me: context["basis"]} if me else {}
+    context["proxies"] = _proxies(full, me) if host else []
     context.update(_threat(state, me, name))
     context.update(_fight(state, me, name))
     context.update(_event(state, me, name, host))
     return context
+
+
+def _proxies(full: State, me: str) -> list[dict[str, Any]]:
+    """SS19: for the host, each other player who must act now, and what (``g.pending``, read
+    from the full state: whether a count is in is public, the count is never read here). Their
+    forms carry no basis (a seat's basis may hash its own count): a stale one is refused."""
+    out = []
+    for p in full.players:
+        can = g.pending(full, p.pid) if p.pid != me else frozenset()
+        if can:
+            others = _names(full, [q for q in full.pids if q != p.pid])
+            threat, fight = full.threat, full.fight
+            shoot = fight.members if fight else ()
+            if fight is not None and fight.kind == Kind.TRIELLO and p.pid != fight.desperado:
+                shoot = (fight.desperado,)
+            out.append({
+                "pid": p.pid, "name": p.name, "can": can, "others": others,
+                "away": _names(full, [q for q in full.pids
+                                      if threat is None or q not in (p.pid, threat.threatener)]),
+                "horse_target": threat is not None and not threat.escaped
+                and len(full.players) > 2,
+                "shoot": _names(full, [q for q in shoot if q != p.pid]),
+            })  # fmt: skip
+    return out
 
 
 def _threat(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:

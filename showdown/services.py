@@ -15,8 +15,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import streams as campaign_page
-from campaigns.access import seating_problem
-from campaigns.models import Campaign, Membership
+from campaigns.access import acting_for, is_host, seating_problem
+from campaigns.models import Campaign
 from cards.deck import system_rng
 from cards.errors import IllegalMove
 from showdown.engine import game as g
@@ -109,12 +109,6 @@ def seat_of(showdown_id: int, user: User) -> ShowdownSeat | None:
     return ShowdownSeat.objects.filter(showdown_id=showdown_id, user=user).first()
 
 
-def is_host(campaign: Campaign, user: User) -> bool:
-    return Membership.objects.filter(
-        campaign=campaign, user=user, role=Membership.Role.DEALER
-    ).exists()
-
-
 def showdown_move(
     *,
     showdown_id: int,
@@ -125,29 +119,44 @@ def showdown_move(
     key: str = "",
     basis: str = "",
     rng: random.Random | None = None,
+    for_pid: str = "",
 ) -> Showdown:
-    """Apply one move, made by ``move(pid)`` with the mover's own seat, through the table kit.
+    """Apply one move, made by ``move(pid)`` with the mover's own seat, through the table kit;
+    or, by the table's host, with the seat ``for_pid`` of a player whose phone is gone (SS19).
     Raises ``ShowdownError`` (nothing changed) when refused; a repeated submit changes nothing.
     The events' moves are the host's (the table's Dealer, seated or not)."""
     seat = seat_of(showdown_id, user)
     pid = seat.pid if seat else ""
+    proxy = bool(for_pid) and for_pid != pid
+    if proxy:
+        pid = for_pid
 
     def apply(showdown: Showdown) -> Changes:
         made = move(pid)
+        before = state_from_data(showdown.state)
+        said: tuple[g.Entry, ...] = ()
         if isinstance(made, m.HostMove):
             if not is_host(campaign, user):
                 raise NotYours("Only the host reveals and settles the event cards.")
+        elif proxy:  # SS19: the host, for a phone that is gone; the timeline says so
+            if not is_host(campaign, user):
+                raise NotYours("Only the host can act for another player.")
+            if not before.has(pid):
+                raise ShowdownError("No such player at this game.")
+            said = (g.Entry("rule", acting_for(user, before.player(pid).name), pid),)
         elif seat is None:
             raise NotYours("Only the players at this game play; you can watch.")
-        outcome = g.apply(state_from_data(showdown.state), made, rng or system_rng())
+        outcome = g.apply(before, made, rng or system_rng())
         return Changes(
             fields={"state": state_to_data(outcome.state), "phase": outcome.state.phase.value},
-            lines=_lines(outcome.entries, user),
+            lines=_lines((*said, *outcome.entries), user),
         )
 
+    # A proxy's form carries no basis, and none posted counts: another seat's basis may hash
+    # its hidden count, and a guessed one must not be an oracle for it (SS15, SS19).
     moved = table_move(
         SHOWDOWNS, table_id=showdown_id, where={"campaign": campaign}, key=key,
-        based_on=Basis(version, pid, basis), apply=apply,
+        based_on=Basis(version, pid, "" if proxy else basis), apply=apply,
     )  # fmt: skip
     showdown: Showdown = moved.row
     return showdown

@@ -146,6 +146,7 @@ def act(request: HtmxHttpRequest, slug: str, showdown_id: int, action: str) -> H
         showdown = showdown_move(
             showdown_id=showdown.pk, campaign=showdown.campaign, user=request.user,  # type: ignore[arg-type]
             move=move, version=version, key=key, basis=basis,
+            for_pid=str(request.POST.get("pid", ""))[:20],  # SS19: the host, for a phone gone
         )  # fmt: skip
     except NotYours as error:
         raise PermissionDenied(str(error)) from None

@@ -1,6 +1,6 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
-Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS16) are registered
+Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS22) are registered
 on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
 """
 
@@ -109,7 +109,9 @@ def apply(state: State, move: m.Move, rng: random.Random) -> Outcome:
     if not isinstance(move, m.HostMove) and not state.has(move.pid):
         raise IllegalMove("Only the players at this game make its moves.")
     log = _Log(state)
-    if state.event is not None and not isinstance(move, (m.HostMove, m.EventCount)):
+    if state.event is not None and not isinstance(
+        move, (m.HostMove, m.EventCount, m.TakeBackCount)
+    ):
         raise IllegalMove(
             f"Play is held while the event is resolved: {EVENT_NAMES[state.event.name]}."
         )
@@ -328,6 +330,26 @@ def _bullets(state: State, move: m.Bullets, rng: random.Random, log: _Log) -> St
     return _end_turn(state, log)
 
 
+def _take_back_count(state: State, move: m.TakeBackCount, rng: random.Random, log: _Log) -> State:
+    """SS20: a count mistyped is taken back while another is still awaited (once every count is
+    in, they are shown and settled at once: nothing is left to take back)."""
+    if state.event is not None and state.event.name in ("rain", "robbery"):
+        event = state.event
+        if not any(pid == move.pid for pid, _ in event.counts):
+            raise IllegalMove("You have no count in to take back.")
+        counts = tuple((pid, n) for pid, n in event.counts if pid != move.pid)
+        log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+        return replace(state, event=replace(event, counts=counts))
+    bluff = state.bluff
+    if state.phase != Phase.BLUFF or bluff is None:
+        raise IllegalMove("No count is being entered now.")
+    if not any(pid == move.pid for pid, _ in bluff.counts):
+        raise IllegalMove("You have no count in to take back.")
+    counts = tuple((pid, n) for pid, n in bluff.counts if pid != move.pid)
+    log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+    return replace(state, bluff=replace(bluff, counts=counts))
+
+
 def _and_you(state: State, move: m.AndYou, rng: random.Random, log: _Log) -> State:
     threat = _threatened(state, move.pid, special=False)
     log(f"{log.name(move.pid)}: “E tu?” A duel! Swap your hands without looking.", pid=move.pid)
@@ -457,15 +479,11 @@ def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> Stat
             move.pid,
         )
         left = tuple(p for p in standoff if p != move.hit)
-        if fight is None:
-            chain = tuple(p for p in threat.standoff if p != move.hit)
-            if move.hit == threat.threatener or not chain:
-                log("The standoff falls apart.")
-                return _end_turn(state, log)
-            return replace(state, threat=replace(threat, standoff=chain))
         if len(left) < 2:  # SS10: one gunman left standing is no standoff
             log("Nobody is left to shoot at: the standoff is over.")
             return _end_turn(state, log)
+        if fight is None:  # seed: "il gioco continua con i giocatori rimasti ancora nello Stallo"
+            return replace(state, threat=replace(threat, threatener=left[0], standoff=left[1:]))
         return replace(state, fight=replace(fight, members=left, ready=(), go_at=None))
     log(
         f"{me}: “Crash!” on {log.name(threat.threatener)} with the Bottle: the threat is off; "
@@ -767,11 +785,56 @@ def _count(state: State, move: m.EventCount, rng: random.Random, log: _Log) -> S
     return replace(state, event=None)
 
 
+def _take_back_event(state: State, move: m.TakeBackEvent, rng: random.Random, log: _Log) -> State:
+    """SS20: the wrong card picked: the event goes back, still to come, before anyone counted
+    for it (a race it stopped is readied again, as after any event)."""
+    event = state.event
+    if event is None:
+        raise IllegalMove("No event is being resolved.")
+    if event.counts:
+        raise IllegalMove("Counts are in for this event already: resolve it.")
+    seen = tuple(e for e in state.events_seen if e != event.name)
+    log(f"The host takes back the event: {EVENT_NAMES[event.name]} was not drawn. Play goes on.")
+    return replace(state, event=None, events_seen=seen)
+
+
 def _event_done(state: State, move: m.EventDone, rng: random.Random, log: _Log) -> State:
     if state.event is None or state.event.name != "other":
         raise IllegalMove("This event is settled by its own moves.")
     log("The event card’s instructions are done: play goes on.")
     return replace(state, event=None)
+
+
+# --- Putting a mistake right (SS21) -------------------------------------------------------------
+
+MAX_MONEY = 9999
+
+
+def _correct(state: State, move: m.Correct, rng: random.Random, log: _Log) -> State:
+    """SS21: the host sets a player's loot, bounty and wounds after a mistake (a move tapped
+    wrong, money the table recounted). The timeline says what changed. A correction that undoes
+    the end's trigger (SS13) undoes the end it set."""
+    if not state.has(move.who):
+        raise IllegalMove("Say whose money to put right.")
+    if not (0 <= move.loot <= MAX_MONEY and 0 <= move.bounty <= MAX_MONEY):
+        raise IllegalMove(f"Loot and bounty are 0 to {MAX_MONEY}$.")
+    if not 0 <= move.wounds <= MAX_WOUNDS:
+        raise IllegalMove(f"Wounds are 0 to {MAX_WOUNDS}.")
+    p = state.player(move.who)
+    new = (move.loot, move.bounty, move.wounds)
+    if (p.loot, p.bounty, p.wounds) == new:
+        raise IllegalMove(f"That is what {p.name} has already.")
+    state = state.with_player(move.who, loot=move.loot, bounty=move.bounty, wounds=move.wounds)
+    log(
+        f"The host puts {p.name}’s money right: loot {p.loot}$ → {move.loot}$, bounty "
+        f"{p.bounty}$ → {move.bounty}$, wounds {p.wounds} → {move.wounds}.",
+        "money",
+        move.who,
+    )
+    if state.trigger == move.who and move.loot < TARGET_LOOT and move.wounds < MAX_WOUNDS:
+        log("That undoes the end it had set.", "end")
+        state = replace(state, trigger="", end_after="")
+    return state
 
 
 # --- The end (SS13, SS14) ------------------------------------------------------------------------
@@ -821,12 +884,57 @@ Handler = Callable[[State, Any, random.Random, _Log], State]
 _HANDLERS: dict[type[m.Move], Handler] = {
     m.Draw: _draw, m.CashLoot: _cash_loot, m.CashBounty: _cash_bounty, m.Threaten: _threaten,
     m.CallBluff: _call_bluff, m.Bullets: _bullets, m.AndYou: _and_you,
+    m.TakeBackCount: _take_back_count,
     m.BountyTrio: _bounty_trio, m.Horse: _horse, m.Law: _law, m.Desperado: _desperado,
     m.Standoff: _standoff, m.CloseStandoff: _close_standoff, m.Bottle: _bottle,
     m.Ready: _ready, m.Fire: _fire, m.Confirm: _confirm, m.Dispute: _dispute,
     m.Settle: _settle, m.RevealEvent: _reveal, m.Turkey: _turkey, m.Noon: _noon,
-    m.EventCount: _count, m.EventDone: _event_done,
+    m.EventCount: _count, m.EventDone: _event_done, m.Correct: _correct,
+    m.TakeBackEvent: _take_back_event,
 }  # fmt: skip
+
+
+# --- Who must act (SS19) -------------------------------------------------------------------------
+
+
+def pending(state: State, pid: str) -> frozenset[str]:
+    """What seat ``pid`` must do for play to go on, as the forms name the moves: the host
+    offers these for a phone that is gone (SS19). The interrupts anyone *may* make (a standoff,
+    the Bottle) are not here: nobody waits for them."""
+    if state.over or not state.has(pid):
+        return frozenset()
+    threat, bluff, fight, event = state.threat, state.bluff, state.fight, state.event
+    can: set[str] = set()
+    if event is not None:
+        if event.name in ("rain", "robbery") and pid not in dict(event.counts):
+            can.add("count")
+    elif fight is not None:
+        if fight.disputed:
+            can.update({"settle"} if pid == state.dealer else ())
+        elif fight.claim is not None:
+            can.update({"confirm", "dispute"} if pid == fight.claim.target else ())
+        elif pid in fight.members:
+            can.add(
+                "fire" if fight.go_at is not None else "ready" if pid not in fight.ready else ""
+            )
+    elif bluff is not None:
+        counting = (
+            (bluff.threatener,) if state.options.roulette else (bluff.threatener, bluff.target)
+        )
+        if pid in counting and pid not in dict(bluff.counts):
+            can.add("bullets")
+    elif threat is not None:
+        if threat.standoff:
+            can.update({"close-standoff"} if pid == threat.first else ())
+        elif pid == threat.target:
+            can.update({"bluff", "and-you"})
+            if not threat.forced:
+                can.update({"bounty-trio", "law", "horse"})
+                if not state.options.simple:
+                    can.add("desperado")
+    elif pid == state.turn:
+        can.update({"draw", "cash", "cash-bounty", "threaten"})
+    return frozenset(can - {""})
 
 
 # --- Who sees what (SS15) ------------------------------------------------------------------------

@@ -51,6 +51,12 @@ class Bullets(Move):
 
 
 @dataclass(frozen=True)
+class TakeBackCount(Move):
+    """A count mistyped: taken back before the last count is in (SS20), the bluff's or an
+    event's."""
+
+
+@dataclass(frozen=True)
 class BountyTrio(Move):
     """Three "Taglia da vivo" shown to the threatener: their bounty, their turn over."""
 
@@ -143,6 +149,21 @@ class Turkey(HostMove):
 class Noon(HostMove):
     shooter: str
     hit: str
+
+
+@dataclass(frozen=True)
+class Correct(HostMove):
+    """SS21: the host puts a player's money or wounds right after a mistake, to these values."""
+
+    who: str
+    loot: int
+    bounty: int
+    wounds: int
+
+
+@dataclass(frozen=True)
+class TakeBackEvent(HostMove):
+    """SS20: the event card revealed by mistake, taken back before anyone counted for it."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The cards, pistols and bottle stay on the table (seed 001 lists no deck): the state keeps what a
 companion app keeps — the money (loot and bounty), the wounds, the dealer token, whose turn it
 is, the threat, bluff or fight under way with its hidden numbers, the event held, and the end.
-Rulings SS1–SS16 (``showdown.apps``) say how the seed is read where it is silent.
+Rulings SS1–SS22 (``showdown.rulings``) say how the seed is read where it is silent.
 """
 
 from __future__ import annotations

@@ -306,3 +306,87 @@ def test_an_event_drawn_mid_duel_stops_the_race_until_it_is_resolved() -> None:
     assert state.fight is not None
     assert state.fight.go_at is None
     assert state.fight.ready == ()
+
+
+def test_a_bottle_on_the_first_gunman_of_a_standoff_leaves_the_others_in_it() -> None:
+    """SS10, SS17: "il gioco continua con i giocatori rimasti ancora nello Stallo": the
+    threatener knocked out of the chain, the two who said "Non credo proprio!" stay in it."""
+    state = play(table(5), m.Threaten("b", "c", "red"), m.Standoff("d"), m.Standoff("e"))
+    state = play(state, m.Bottle("a", "b"))
+    assert money(state, "a")[0] == 40
+    assert state.phase == Phase.THREAT
+    state = play(state, m.CloseStandoff("c"))
+    assert state.fight is not None
+    assert state.fight.members == ("d", "e")
+    assert state.fight.referee == "c"
+    state = play(state, m.Ready("d", 0), m.Ready("e", 0))
+    state = play(state, m.Fire("d", 4000, "e", "red", "arm", "Boom"), m.Confirm("e"))
+    assert money(state, "d") == (40, 30, 0)
+    assert state.turn == "c"  # b's turn is over
+
+
+def test_a_bottle_that_leaves_one_gunman_ends_the_standoff() -> None:
+    """SS10: one gunman left standing is no standoff."""
+    state = play(table(4), m.Threaten("b", "c", "red"), m.Standoff("d"))
+    state = play(state, m.Bottle("a", "d"))
+    assert state.phase == Phase.PLAY
+    assert state.turn == "c"
+
+
+def test_a_mistyped_count_is_taken_back_before_the_other_is_in() -> None:
+    """SS20 (and SS15: the line says a count was taken back, not what it was)."""
+    state = play(table(3), m.Threaten("b", "c", "red"), m.CallBluff("c"), m.Bullets("b", 7))
+    outcome = g.apply(state, m.TakeBackCount("b"), random.Random(1))
+    assert outcome.state.bluff is not None
+    assert outcome.state.bluff.counts == ()
+    assert all("7" not in e.text for e in outcome.entries)
+    with pytest.raises(IllegalMove, match="no count in"):
+        play(outcome.state, m.TakeBackCount("c"))
+    state = play(outcome.state, m.Bullets("b", 1), m.Bullets("c", 2))
+    assert money(state, "c")[0] == 40
+    with pytest.raises(IllegalMove, match="No count"):
+        play(state, m.TakeBackCount("b"))
+
+
+def test_an_events_count_is_taken_back_too() -> None:
+    """SS20 with SS12."""
+    state = play(table(3, events=True), m.RevealEvent("", "rain", "b"), m.EventCount("a", 9))
+    state = play(state, m.TakeBackCount("a"))
+    assert state.event is not None
+    assert state.event.counts == ()
+
+
+def test_the_host_puts_money_right_and_an_end_set_by_mistake_is_undone() -> None:
+    """SS21: Cy cashed three Malloppo instead of one and reached 130$: the host sets the loot
+    back; the end it set is undone. The timeline says from what to what."""
+    state = table(3).with_player("c", loot=100)
+    state = play(state, m.CashLoot("b", 1), m.CashLoot("c", 3))
+    assert state.trigger == "c"
+    outcome = g.apply(state, m.Correct("", "c", 110, 20, 0), random.Random(1))
+    assert money(outcome.state, "c") == (110, 20, 0)
+    assert (outcome.state.trigger, outcome.state.end_after) == ("", "")
+    assert "loot 130$ → 110$" in outcome.entries[0].text
+    for odd in (m.Correct("", "z", 1, 1, 0), m.Correct("", "c", -1, 1, 0),
+                m.Correct("", "c", 1, 1, 4), m.Correct("", "c", 110, 20, 0)):  # fmt: skip
+        with pytest.raises(IllegalMove):
+            play(outcome.state, odd)
+
+
+def test_a_duel_won_against_no_bounty_cashes_nothing_and_still_raises_the_bounty() -> None:
+    """SS22: "chi ha vinto non incassa niente"; the 10$ raise is the Bank's."""
+    state = table(3).with_player("c", bounty=0)
+    state = play(state, m.Threaten("b", "c", "red"), m.AndYou("c"))
+    state = play(duel(state, "b", "c"), m.Confirm("c"))
+    assert money(state, "b") == (20, 30, 0)
+    assert money(state, "c") == (20, 0, 1)
+
+
+def test_an_event_revealed_by_mistake_is_taken_back_before_anyone_counts() -> None:
+    """SS20 with SS12: the wrong card picked goes back, still to come."""
+    state = play(table(3, events=True), m.RevealEvent("", "rain", "b"))
+    state = play(state, m.TakeBackEvent(""))
+    assert state.event is None
+    assert state.events_seen == ()
+    state = play(state, m.RevealEvent("", "rain", "b"), m.EventCount("a", 1))
+    with pytest.raises(IllegalMove, match="Counts are in"):
+        play(state, m.TakeBackEvent(""))

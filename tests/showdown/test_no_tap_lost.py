@@ -13,11 +13,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from showdown.models import Showdown
-from tests.showdown.conftest import state_of
-from tests.showdown.test_views import Clock, clock, move, phones
+from tests.showdown.conftest import Clock, state_of
+from tests.showdown.test_views import move
 
 pytestmark = pytest.mark.django_db
-__all__ = ["clock", "phones"]
 
 BASIS = re.compile(r'name="basis" value="(\w+)"')
 

@@ -10,41 +10,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from showdown import views
 from showdown.engine.state import Phase
 from showdown.models import Showdown, ShowdownLine
-from tests.showdown.conftest import state_of
+from tests.showdown.conftest import Clock, state_of
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-class Clock:
-    """The server's clock as the views read it (``tables.clock.now_ms``), moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(views, "now_ms", fake)
-    return fake
-
-
-@pytest.fixture
-def phones(dealer: User, player_a: User, player_b: User) -> dict[str, Client]:
-    out = {}
-    for pid, user in (("p1", dealer), ("p2", player_a), ("p3", player_b)):
-        client = Client()
-        client.force_login(user)
-        out[pid] = client
-    return out
 
 
 def move(client: Client, showdown: Showdown, action: str, htmx: bool = False, **data: Any) -> Any:
