@@ -561,13 +561,18 @@ def main() -> int:
         print("  no complete round: nothing to report")
         return 1
     table = {name: figures(r) for name, r in runs.items()}
+    # The change: the median of each round's ratio to the base round run just before it
+    # (pairs share the box's load of the moment, which a ratio of medians would not).
+    pairs = [
+        (figures([b]), figures([t]))
+        for b, t in zip(runs.get("base", []), runs["this"], strict=False)
+    ]
     head = "  " + "figure".ljust(60) + "".join(n.rjust(10) for n in table)
-    print(head + ("    new/base" if base else ""))
+    print(head + ("    paired this/base" if base else ""))
     for key, label, fmt in ROWS:
         cells = "".join(fmt.format(table[n][key]).rjust(10) for n in table)
-        change = ""
-        if base and table["base"][key]:
-            change = f"    {table['this'][key] / table['base'][key]:.2f}"
+        ratios = [t[key] / b[key] for b, t in pairs if b[key]]
+        change = f"    {statistics.median(ratios):.2f}" if base and ratios else ""
         print("  " + label.ljust(60) + cells + change)
     f = table["this"]
     checks = [
