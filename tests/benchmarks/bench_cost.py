@@ -112,6 +112,9 @@ def _setup() -> tuple[Any, str, Any]:
     django.setup()
     settings.ROOT_URLCONF = __name__
     settings.ALLOWED_HOSTS = ["*"]
+    for name, value in os.environ.items():  # BENCH_SETTING_SESSION_ENGINE=…: one setting
+        if name.startswith("BENCH_SETTING_"):
+            setattr(settings, name.removeprefix("BENCH_SETTING_"), value)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -456,10 +459,11 @@ def child() -> None:
 # --- The driver: rounds in fresh processes, interleaved with a base checkout ---------------
 
 
-def _run(tree: Path) -> dict[str, Any] | None:
-    """One round in a fresh process on ``tree``'s code (this file's bench, that tree's app)."""
+def _run(tree: Path, extra: dict[str, str]) -> dict[str, Any] | None:
+    """One round in a fresh process on ``tree``'s code (this file's bench, that tree's app),
+    with ``extra`` in its environment."""
     code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_cost; bench_cost.child()"
-    env = os.environ | {"PYTHONPATH": str(tree), "LOG_LEVEL": "warning"}
+    env = os.environ | {"PYTHONPATH": str(tree), "LOG_LEVEL": "warning"} | extra
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True,
         check=False,
@@ -552,9 +556,16 @@ def main() -> int:
         f"{', interleaved with ' + base if base else ''}; load: {os.getloadavg()[0]:.2f})"
     )
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in trees}
+    # BENCH_BASE_ENV="NAME=value,…": the base's environment only (BENCH_BASE may then be this
+    # very checkout: a setting's paired figure, e.g. DATABASE_SERVER_SIDE_BINDING=0).
+    base_env = dict(
+        pair.split("=", 1)
+        for pair in os.environ.get("BENCH_BASE_ENV", "").split(",")
+        if "=" in pair
+    )
     for _ in range(rounds):
         for name, tree in trees:
-            result = _run(tree)
+            result = _run(tree, base_env if name == "base" else {})
             if result is not None:
                 runs[name].append(result)
     if not all(runs.values()):
