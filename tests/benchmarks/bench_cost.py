@@ -112,9 +112,9 @@ def _setup() -> tuple[Any, str, Any]:
     django.setup()
     settings.ROOT_URLCONF = __name__
     settings.ALLOWED_HOSTS = ["*"]
-    for name, value in os.environ.items():  # BENCH_SETTING_SESSION_ENGINE=…: one setting
-        if name.startswith("BENCH_SETTING_"):
-            setattr(settings, name.removeprefix("BENCH_SETTING_"), value)
+    for variable, value in os.environ.items():  # BENCH_SETTING_SESSION_ENGINE=…: one setting
+        if variable.startswith("BENCH_SETTING_"):
+            setattr(settings, variable.removeprefix("BENCH_SETTING_"), value)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
