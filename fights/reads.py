@@ -48,7 +48,7 @@ def carried_on(fight: Fight, lines: Sequence[FightEvent]) -> Fight | None:
     # What ``prefetch_related_objects`` leaves on a row: the related manager answers from it.
     cached = fight.events.all()
     cached._result_cache = events
-    cached._prefetch_done = True
+    cached._prefetch_done = True  # type: ignore[attr-defined]
     fight._prefetched_objects_cache["events"] = cached  # type: ignore[attr-defined]
     return fight
 

@@ -95,7 +95,7 @@ def saloon_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
     context = _list_context(membership)
     if request.htmx and (
-        fresh := new_seat(request.user, membership.campaign, request.GET.get("known"))
+        fresh := new_seat(request.user, membership.campaign, request.GET.get("known"))  # type: ignore[arg-type]
     ):
         # The host started a game this guest plays, of any kind: take them to their seat.
         return HttpResponseClientRedirect(fresh.url)
