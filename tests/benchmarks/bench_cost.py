@@ -22,9 +22,11 @@ database), the ratio to the floor, queries per move, ms per extra screen (the sl
 screens), ms per timeline line (a conflict with 300 more lines), and a fight and a saloon move
 against a conflict move. ``BENCH_BASE=/path/to/another/checkout`` measures that checkout in
 the same sitting, rounds interleaved (base, this, base, this…), and prints both side by side:
-the paired figure a saving is kept on. ``BENCH_ROUNDS`` (5), ``BENCH_MOVES`` (40 a game and
-round), ``BENCH_DB=sqlite`` (the embedded default's database; PostgreSQL when DATABASE_URL
-names one).
+the paired figure a saving is kept on (the median of each round's ratio to the base round
+before it). ``BENCH_BASE_ENV=NAME=value,…``: the base rounds' environment only (with
+``BENCH_BASE`` the same checkout: a setting's paired figure; ``BENCH_SETTING_<NAME>=value``
+sets one Django setting). ``BENCH_ROUNDS`` (5), ``BENCH_MOVES`` (40 a game and round),
+``BENCH_DB=sqlite`` (the embedded default's database; PostgreSQL when DATABASE_URL names one).
 """
 
 from __future__ import annotations
