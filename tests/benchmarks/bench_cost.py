@@ -390,7 +390,7 @@ def _batch(meter: Meter, moves: int, one: Any, screens: Any) -> dict[str, float]
             "total": (post + rest + db1 - db0) * ms}  # fmt: skip
 
 
-def _queries(one: Any, screens: Any) -> tuple[int, int]:
+def _queries(one: Any, screens: Any) -> tuple[int, int, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -398,7 +398,12 @@ def _queries(one: Any, screens: Any) -> tuple[int, int]:
         one()
     with CaptureQueriesContext(connection) as shown:
         screens()
-    return len(posted.captured_queries), len(shown.captured_queries)
+    sql = [q["sql"].split()[0].upper() for q in posted.captured_queries if q["sql"].strip()]
+    # The move's own statements: BEGIN to COMMIT (what the session, the user and the
+    # membership cost every request is outside); all of them where the backend logs no BEGIN.
+    first = sql.index("BEGIN") if "BEGIN" in sql else 0
+    last = len(sql) - 1 - sql[::-1].index("COMMIT") if "COMMIT" in sql else len(sql) - 1
+    return len(posted.captured_queries), len(shown.captured_queries), last - first + 1
 
 
 def measure(moves: int) -> dict[str, Any]:
@@ -496,12 +501,13 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float]:
             f[f"{game} {part}"] = _median(runs, game, part)
     f["ratio"] = f["conflict total"] / f["floor total"]
     for game in ("conflict", "fight", "saloon"):
-        f[f"{game} queries"] = statistics.median(sum(run[f"{game}_queries"]) for run in runs)
+        f[f"{game} queries"] = statistics.median(sum(run[f"{game}_queries"][:2]) for run in runs)
         f[f"{game} post queries"] = statistics.median(run[f"{game}_queries"][0] for run in runs)
-    # The count: the move's own statements, BEGIN to COMMIT (the POST's, less the
-    # session, the user and the membership every request reads).
-    f["conflict move statements"] = f["conflict post queries"] - 3
-    f["floor queries"] = statistics.median(sum(run["floor_queries"]) for run in runs)
+    # The count: the move's own statements, BEGIN to COMMIT (``_queries``).
+    f["conflict move statements"] = statistics.median(
+        run["conflict_queries"][-1] if len(run["conflict_queries"]) > 2 else 0 for run in runs
+    )
+    f["floor queries"] = statistics.median(sum(run["floor_queries"][:2]) for run in runs)
     f["per screen"] = (_median(runs, f"screens_{SCREENS}") - _median(runs, "screens_1")) / (
         SCREENS - 1
     )
