@@ -3,9 +3,10 @@
 Every screen of a conflict — the page, a move's answer, each live stream — and every move (under
 the row's lock) reads the same things: the conflict with its campaign and session, its seats with
 their characters, players and knacks, the campaign's members, and the timeline. One ORM queryset
-reads them (``select_related`` for the rows beside the conflict, ``prefetch_related`` for the
-lists: a fixed number of queries however many hands), the same on PostgreSQL and SQLite, and
-hands them over as a frozen ``TableRead``.
+reads them (``select_related`` for the rows beside the conflict; the seats with theirs; the
+members' roles and the timeline as values, not model instances: a fixed number of queries
+however many hands or lines), the same on PostgreSQL and SQLite, and hands them over as a
+frozen ``TableRead``.
 
 A ``TableRead`` holds every hand's cards (in ``conflict.state``): it never reaches a template
 itself. ``selectors.conflict_view`` turns it into ONE viewer's context (R10).
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from campaigns.models import Campaign, GameSession, Membership
 from conflicts.engine import conflict as engine
@@ -87,29 +88,13 @@ def seats_of(conflict_id: int) -> tuple[Seat, ...]:
     )
 
 
-# What a timeline line shows (and the key its prefetch is grouped by).
-TIMELINE_FIELDS = (
-    "conflict", "seq", "version", "text", "created_at", "actor__first_name", "actor__username",
-)  # fmt: skip
+# What a timeline line shows, read as values (no model instance per line: a long conflict
+# has hundreds, and every screen's read and every move's reads them).
+TIMELINE_FIELDS = ("seq", "version", "text", "created_at", "actor__first_name", "actor__username")
 
 
 def _table() -> QuerySet[Conflict]:
-    conflicts = (
-        Conflict.objects.select_related("campaign", "session")
-        .prefetch_related(
-            Prefetch(
-                "events",
-                queryset=Event.objects.select_related("actor")
-                .only(*TIMELINE_FIELDS)
-                .order_by("seq"),
-            ),
-            Prefetch(
-                "campaign__memberships",
-                queryset=Membership.objects.only("user", "role", "campaign"),
-            ),
-        )
-        .order_by()  # read by its key: no ORDER BY
-    )
+    conflicts = Conflict.objects.select_related("campaign", "session").order_by()  # by its key
     # "This turns into a gunfight": the last fight started from this conflict, in the same
     # statement (a sub-select), for the link on its screens.
     conflicts = conflicts.annotate(
@@ -131,19 +116,15 @@ def table_read(conflict_id: int, *, campaign_id: int | None = None) -> TableRead
     if conflict is None:
         return None
     over = conflict.phase in Conflict.OVER
+    lines = Event.objects.filter(conflict_id=conflict.pk).order_by("seq")
+    members = Membership.objects.filter(campaign_id=conflict.campaign_id)
     return TableRead(
         conflict=conflict,
         seats=seats_of(conflict.pk),
-        roles={m.user_id: m.role for m in conflict.campaign.memberships.all()},
+        roles=dict(members.values_list("user_id", "role")),
         timeline=tuple(
-            TimelineEntry(
-                e.seq,
-                e.version,
-                e.text,
-                e.created_at,
-                (e.actor.first_name or e.actor.username) if e.actor else "",
-            )
-            for e in conflict.events.all()
+            TimelineEntry(seq, version, text, at, first or username or "")
+            for seq, version, text, at, first, username in lines.values_list(*TIMELINE_FIELDS)
         ),
         continued_by=tuple(conflict.continued_by.all()) if over else (),
     )

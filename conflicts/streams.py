@@ -13,9 +13,11 @@ from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
+from conflicts.engine.conflict import Phase
 from conflicts.models import Conflict
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view
+from conflicts.services import controlled_pids_among
 from dustdevils.live.tables import LiveTable, Viewer
 
 
@@ -38,6 +40,21 @@ def _panel(viewer: Viewer, data: TableRead) -> str | None:
     return render_to_string(template, context)
 
 
+def _load(conflict_id: int) -> TableRead | None:
+    """``table_read``, in the streams' worker thread. In the Draw and the laying, each player's
+    odds and discard advice are looked up here too, and remembered in the process: the shared
+    cache is asked in this thread, never in the event loop where the screens are rendered
+    (a Redis that stalls must not hold up every stream of the process: issue 29)."""
+    data = table_read(conflict_id)
+    if data is None or data.state.phase not in (Phase.DRAW, Phase.LAYING):
+        return data
+    for user_id, role in data.roles.items():
+        membership = Membership(campaign=data.conflict.campaign, user_id=user_id, role=role)
+        if not membership.is_dealer and controlled_pids_among(data.seats, membership):
+            conflict_view(data, membership)  # its odds and advice, remembered (advice.py)
+    return data
+
+
 def _versions(ids: list[int]) -> list[tuple[int, int]]:
     return list(Conflict.objects.filter(pk__in=ids).values_list("pk", "version"))
 
@@ -45,7 +62,7 @@ def _versions(ids: list[int]) -> list[tuple[int, int]]:
 CONFLICTS: LiveTable[TableRead] = LiveTable(
     kind="conflict",
     admit=membership_for,
-    load=table_read,
+    load=_load,
     panel=_panel,
     versions=_versions,
     missing="No such conflict in this campaign.",

@@ -133,6 +133,12 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any
     # checked at each request's start. (Django 5.2 always passes ``check``: setting it in
     # OPTIONS["pool"] too would be a TypeError.)
     db["CONN_HEALTH_CHECKS"] = True
+    # Server-side parameter binding (DATABASE_SERVER_SIDE_BINDING=1): psycopg prepares a
+    # statement a connection runs often, so PostgreSQL plans it once per connection. Off by
+    # default: measured on this app (issue 29, bench_cost) it saved no PostgreSQL CPU; and it
+    # must stay off behind a pooler that hands each transaction another server connection
+    # (PgBouncer in transaction mode, unless it keeps prepared statements: 1.21+).
+    options.setdefault("server_side_binding", env_bool("DATABASE_SERVER_SIDE_BINDING", False))
     db["OPTIONS"] = options
     return db
 

@@ -57,14 +57,18 @@ class MoveKeyBase(models.Model):
         return self.key
 
 
-def first_submit(keys: type[MoveKeyBase], key: str, **table: models.Model) -> bool:
+def first_submit(
+    keys: type[MoveKeyBase], key: str, *, known_new: bool = False, **table: models.Model
+) -> bool:
     """Store ``key`` for ``table`` (e.g. ``conflict=conflict``); False when it is there already:
     a double click whose first submit committed. Call it under the table's row lock (no other
     move of that table claims a key in between; the unique constraint stands guard all the
     same), inside the move's transaction: a move that is then refused rolls the key back with
-    everything else, so the same form can be sent again."""
+    everything else, so the same form can be sent again. ``known_new``: the caller knows the
+    key cannot have been stored (``tables.moves``: a move on the current version), so it is
+    only stored, not looked up first."""
     key = key[:64]
-    if keys._default_manager.filter(key=key, **table).exists():
+    if not known_new and keys._default_manager.filter(key=key, **table).exists():
         return False
     keys._default_manager.create(key=key, **table)
     return True

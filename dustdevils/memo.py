@@ -10,13 +10,20 @@ ids again, which a real database never does).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
-from functools import _lru_cache_wrapper, lru_cache
-from typing import Any, TypeVar
+from functools import lru_cache
+from typing import Any, Generic, Protocol, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+V = TypeVar("V")
 
-_registry: list[_lru_cache_wrapper[Any]] = []
+
+class _Clearable(Protocol):
+    def cache_clear(self) -> None: ...
+
+
+_registry: list[_Clearable] = []
 
 
 def bounded(maxsize: int) -> Callable[[F], F]:
@@ -34,3 +41,29 @@ def clear_all() -> None:
     """Forget everything every ``bounded`` function remembers."""
     for cached in _registry:
         cached.cache_clear()
+
+
+class Found(Generic[V]):
+    """Values found elsewhere (the shared cache), remembered here once found — a miss is not
+    remembered, the value may be made later — at most ``maxsize``, the least recently used
+    forgotten first. Registered, as ``bounded`` is. For values that never change for their key."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._values: OrderedDict[str, V] = OrderedDict()
+        _registry.append(self)
+
+    def get(self, key: str) -> V | None:
+        value = self._values.get(key)
+        if value is not None:
+            self._values.move_to_end(key)
+        return value
+
+    def put(self, key: str, value: V) -> None:
+        self._values[key] = value
+        self._values.move_to_end(key)
+        while len(self._values) > self.maxsize:
+            self._values.popitem(last=False)
+
+    def cache_clear(self) -> None:
+        self._values.clear()

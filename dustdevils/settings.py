@@ -356,6 +356,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Sessions read from the cache (Redis when configured, else this process's memory) and written
+# through to the database: a request's session costs no query while the cache holds it. A
+# session holds who is logged in, never a card.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
 CSRF_COOKIE_HTTPONLY = True
 

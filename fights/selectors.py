@@ -6,7 +6,7 @@ appear as counts, a sleeve as one face-down card, an NPC's or extras' cards are 
 alone, the deck's order never appears, and a secret timeline line reaches only the Dealer and the
 players of the player characters it names. The table view (the shared screen) is the view of
 nobody in particular: public facts only, even when the Dealer looks at it. A fight's read is one
-ORM queryset (``load_fight``): the row, campaign, session, seats and timeline.
+ORM queryset (``fights.reads.load_fight``): the row, campaign, session, seats and timeline.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
-from campaigns.models import Campaign, GameSession, Membership
+from campaigns.models import GameSession, Membership
 from cards.deck import RED_JOKER, Card
 from characters.selectors import in_play as characters_in_play
 from conflicts.selectors import CardView, card_view
@@ -26,8 +26,9 @@ from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data
-from fights.models import Fight, FightEvent, FightSeat
-from fights.services import cid_of, combatant_basis, controlled_cids
+from fights.models import Fight, FightSeat
+from fights.reads import combatant_basis
+from fights.services import cid_of, controlled_cids
 from tables.errors import readable
 
 Phase = engine.Phase
@@ -44,28 +45,6 @@ def fights_queryset() -> QuerySet[Fight]:
     return Fight.objects.select_related("campaign", "session").prefetch_related(
         Prefetch("seats", queryset=FightSeat.objects.select_related("character")), "events"
     )
-
-
-def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
-    """The fight (in that campaign) as its screens read it: the row with its campaign and
-    session, its seats with their characters, and the timeline of this round (and of the last
-    move: the end of the round before) — the whole timeline once the fight is over. Every screen
-    of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
-    round 5) stay on the session page. Three queries."""
-    fights = Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character"))
-    )
-    fights = fights.filter(pk=fight_id)
-    if campaign is not None:
-        fights = fights.filter(campaign=campaign)
-    fight = fights.first()
-    if fight is None:
-        return None
-    events = FightEvent.objects.all()
-    if not fight.is_over:
-        events = events.filter(Q(round=fight.round) | Q(version=fight.version))
-    prefetch_related_objects([fight], Prefetch("events", queryset=events))
-    return fight
 
 
 def fights_of_session(session: GameSession) -> list[Fight]:

@@ -27,13 +27,12 @@ from conflicts.models import Conflict
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
 from fights.gunfight import settle_the_conflict
-from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
+from fights.models import Fight, FightSeat
+from fights.reads import FIGHTS, carried_on
 from tables.errors import Refused
 from tables.moves import (
     Basis,
     Changes,
-    Table,
-    basis_of,
     opening_lines,
     table_move,
     table_note,
@@ -199,36 +198,6 @@ def fight_create(
 # --- Moves ---------------------------------------------------------------------------------------
 
 
-class FightTable(Table[Fight]):
-    """A fight, as the table kit moves it: its row (with the session), keys and timeline; a
-    move of one combatant is based on that combatant, the round and the phase."""
-
-    model = Fight
-    key_model = FightMoveKey
-    line_model = FightEvent
-    fk = "fight"
-    channel = "fight"
-    missing = "No such fight in this campaign."
-
-    def read(self, table_id: int) -> Fight:
-        return Fight.objects.select_related("session", "campaign").get(pk=table_id)
-
-    def basis(self, read: Fight, scope: str) -> str:
-        return combatant_basis(state_from_data(read.state), scope)
-
-
-FIGHTS = FightTable()
-
-
-def combatant_basis(state: engine.FightState, cid: str) -> str:
-    """What a move of combatant ``cid`` is based on: that combatant, the round and the phase."""
-    try:
-        combatant = state.combatant(cid)
-    except engine.IllegalMove:
-        return ""
-    return basis_of(state.phase.value, state.round, repr(combatant))
-
-
 def _lines(outcome: engine.Outcome, *, round_: int, actor: User) -> list[dict[str, Any]]:
     """The timeline lines of an outcome: public ones, then R30's secret ones."""
     public = [{"round": round_, "actor": actor, "text": text} for text in outcome.events]
@@ -254,12 +223,35 @@ def fight_move(
     unchanged for a repeated submit. ``move`` may be a function of the seats (a form's
     ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
     ``Fight.DoesNotExist`` for a fight outside the member's campaign."""
+    moved = fight_move_read(
+        fight_id=fight_id, membership=membership, move=move, version=version, key=key,
+        basis=basis, scope=scope, rng=rng,
+    )  # fmt: skip
+    return moved[0]
+
+
+def fight_move_read(
+    *,
+    fight_id: int,
+    membership: Membership,
+    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    version: int | None,
+    key: str = "",
+    basis: str = "",
+    scope: str = "",
+    rng: random.Random | None = None,
+) -> tuple[Fight, Fight | None]:
+    """``fight_move``: (the row as committed, and the fight as its screens would read it now,
+    from the move's own read — or None when only a new read can say: someone joined, or the
+    fight is over)."""
     if not callable(move) and not isinstance(move, DEALER_MOVES):
         scope = scope or str(getattr(move, "cid", "") or "")
+    joined: list[bool] = []
 
     def apply(fight: Fight) -> Changes:
-        seats = {s.cid: s for s in fight.seats.select_related("character")}
+        seats = {s.cid: s for s in fight.seats.all()}  # read with the fight (load_fight)
         made = move(seats) if callable(move) else move
+        joined.append(isinstance(made, JoinSpec))
         _check_may(made, seats, membership)
         state = state_from_data(fight.state)
         chance = rng or system_rng()
@@ -278,11 +270,12 @@ def fight_move(
             lines=_lines(outcome, round_=state.round, actor=membership.user),
         )
 
-    fight: Fight = table_move(
+    moved = table_move(
         FIGHTS, table_id=fight_id, where={"campaign_id": membership.campaign_id}, key=key,
         based_on=Basis(version, scope, basis), apply=apply,
-    ).row  # fmt: skip
-    return fight
+    )  # fmt: skip
+    fight: Fight = moved.row
+    return fight, None if any(joined) else carried_on(fight, moved.lines)
 
 
 def fight_note(*, fight_id: int, actor: User, text: str) -> None:

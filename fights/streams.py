@@ -17,7 +17,8 @@ from campaigns.access import membership_for
 from campaigns.models import Membership
 from dustdevils.live.tables import LiveTable, Viewer
 from fights.models import Fight
-from fights.selectors import fight_view, load_fight
+from fights.reads import load_fight
+from fights.selectors import fight_view
 
 
 @dataclass(frozen=True)

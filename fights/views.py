@@ -29,8 +29,9 @@ from fights.forms import (
 )
 from fights.joining import conflict_to_fight
 from fights.models import Fight
-from fights.selectors import fight_view, join_context, load_fight
-from fights.services import FightError, fight_create, fight_move
+from fights.reads import load_fight
+from fights.selectors import fight_view, join_context
+from fights.services import FightError, fight_create, fight_move, fight_move_read
 from tables.forms import problem_of
 from tables.views import answer, version_answer
 
@@ -138,7 +139,7 @@ def act(request: HtmxHttpRequest, slug: str, fight_id: int, action: str) -> Http
         if not form.is_valid():
             raise FightError(problem_of(form))
         data = form.cleaned_data
-        fight_move(
+        _, fight = fight_move_read(
             fight_id=fight_id, membership=membership, move=form.move, version=data["version"],
             key=data["key"], basis=data["basis"],
             scope="" if form.dealer_only() else data.get("cid", ""),
@@ -147,7 +148,7 @@ def act(request: HtmxHttpRequest, slug: str, fight_id: int, action: str) -> Http
         raise Http404("No such fight in this campaign.") from None
     except FightError as error:
         return _after(request, slug, fight_id, membership, error=str(error))
-    return _after(request, slug, fight_id, membership, moved=True)
+    return _after(request, slug, fight_id, membership, moved=True, read=fight)
 
 
 @login_required
@@ -198,10 +199,12 @@ def _after(
     *,
     error: str = "",
     moved: bool = False,
+    read: Fight | None = None,
 ) -> HttpResponse:
     """htmx: the main panel as it is now, with the message (``moved``: what the move did, in
-    the timeline's words); otherwise post/redirect/get."""
-    fight = load_fight(fight_id, membership.campaign)
+    the timeline's words); otherwise post/redirect/get. ``read``: the fight as the move left
+    it (``fight_move_read``: the move's own read, no second one)."""
+    fight = read or load_fight(fight_id, membership.campaign)
     if fight is None:
         raise Http404("No such fight in this campaign.")
     notice = ""

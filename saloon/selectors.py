@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -19,10 +18,10 @@ from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine, SaloonSeat
+from saloon.reads import SaloonRead, lines_of
 from saloon.services import seat_basis
 from tables.errors import readable
 
-STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
 _SUIT_RANK = {int(suit): rank for suit, rank in g.SUIT_ORDER.items()}
 
 
@@ -157,12 +156,19 @@ def _face(card: Card | None, seen: frozenset[Card]) -> Face | None:
     return Face(card.text, card.is_red, card.is_joker)
 
 
-def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
+def saloon_view(
+    saloon: Saloon, user: User | None, *, as_table: bool = False, read: SaloonRead | None = None
+) -> dict[str, Any]:
     """The context of one viewer's screen. ``as_table``: the shared screen, public facts only,
-    whoever looks."""
+    whoever looks. ``read``: the game's read (``reads.saloon_read``), shared by every screen:
+    then no query."""
     state = readable(state_from_data, saloon.state)  # 409 if it cannot be read
-    seat = None if as_table else seat_of(saloon, user)
-    me = seat.pid if seat is not None else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    if read is not None:
+        me = None if as_table else read.seats.get(user_id or 0)
+    else:
+        seat = None if as_table else seat_of(saloon, user)
+        me = seat.pid if seat is not None else None
     seen = g.visible_cards(state, me)
     waiting = g.whose_move(state)
     turn, duel = state.turn, state.duel
@@ -212,7 +218,7 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
             not as_table
             and bool(state.unwanted)
             and state.unwanted != me
-            and _is_host(saloon, user)
+            and (read.is_host(user_id) if read is not None else _is_host(saloon, user))
         ),
         # S4: while the card is up, its raiser strikes any words, everyone else their own.
         "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
@@ -235,7 +241,7 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
     context["my_cue"], context["speakers"] = _speech(state, me or "")
     context.update(_turn_context(state, me, seen))
     context.update(_setup_context(state, me, seen))
-    context["lines"] = _lines(saloon, state)
+    context["lines"] = list(read.lines) if read is not None else lines_of(saloon, state)
     return context
 
 
@@ -320,15 +326,6 @@ def _setup_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) 
     out["table_1"] = [{"face": _face(c, seen), "name": n} for c, n in tables.TABLE_1.items()]
     out["black_joker"] = _face(BLACK_JOKER, seen)
     return out
-
-
-def _lines(saloon: Saloon, state: g.SaloonState) -> list[SaloonLine]:
-    """The timeline as screens show it: the rule lines of the current deal (an earlier deal's
-    cards have been dealt out again, hidden) and every line of the story."""
-    rows = SaloonLine.objects.filter(saloon=saloon).filter(
-        Q(deal=state.deal) | Q(kind__in=STORY_KINDS) | Q(deal__lt=1)
-    )
-    return list(rows.order_by("-seq")[:80])
 
 
 def story_markdown(saloon: Saloon) -> str:

@@ -25,6 +25,7 @@ from cards.errors import IllegalMove
 from saloon.engine import game as g
 from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
+from saloon.reads import SaloonRead, carried_on, saloon_read
 from tables.errors import NotYours, Refused
 from tables.moves import Basis, Changes, Table, basis_of, opening_lines, table_move
 
@@ -95,8 +96,9 @@ def saloon_create(
     return saloon
 
 
-class SaloonTable(Table[Saloon]):
-    """A saloon game, as the table kit moves it: its row, keys and timeline; every move is a
+class SaloonTable(Table[SaloonRead]):
+    """A saloon game, as the table kit moves it: its row, keys and timeline, read as its
+    screens read it (``reads.saloon_read``: the answer needs no second read); every move is a
     seat's, based on that seat, the turn and the phase."""
 
     model = Saloon
@@ -106,11 +108,16 @@ class SaloonTable(Table[Saloon]):
     channel = "saloon"
     missing = "No such game in this campaign."
 
-    def read(self, table_id: int) -> Saloon:
-        return Saloon.objects.select_related("campaign").get(pk=table_id)
+    def read(self, table_id: int) -> SaloonRead:
+        read = saloon_read(table_id)
+        assert read is not None  # the kit's lock found the row
+        return read
 
-    def basis(self, read: Saloon, scope: str) -> str:
-        return seat_basis(state_from_data(read.state), scope)
+    def row(self, read: SaloonRead) -> Saloon:
+        return read.saloon
+
+    def basis(self, read: SaloonRead, scope: str) -> str:
+        return seat_basis(state_from_data(read.saloon.state), scope)
 
 
 SALOONS = SaloonTable()
@@ -147,6 +154,27 @@ def saloon_move(
     someone else), through the table kit. Raises ``SaloonError`` (nothing changed) when
     refused; returns the game unchanged for a repeated submit. ``as_host``: the host (the
     table's Dealer, seated or not) lowers the Unwanted card (R34)."""
+    return saloon_move_read(
+        saloon_id=saloon_id, campaign=campaign, user=user, move=move, version=version, key=key,
+        basis=basis, rng=rng, as_host=as_host,
+    ).saloon  # fmt: skip
+
+
+def saloon_move_read(
+    *,
+    saloon_id: int,
+    campaign: Campaign,
+    user: User,
+    move: Callable[[str], g.Move],
+    version: int | None,
+    key: str = "",
+    basis: str = "",
+    rng: random.Random | None = None,
+    as_host: bool = False,
+) -> SaloonRead:
+    """``saloon_move``, returning the game as its screens would read it now: the move's own
+    read (taken under the lock) carried on with the lines it wrote. Raises
+    ``Saloon.DoesNotExist`` for a game outside ``campaign``."""
     seat = seat_of(saloon_id, user)
     if as_host:
         if not Membership.objects.filter(
@@ -156,7 +184,8 @@ def saloon_move(
         pid = seat.pid if seat else ""
         move = lambda _pid: g.LowerUnwanted(pid, host=display_name(user))  # noqa: E731
 
-    def apply(saloon: Saloon) -> Changes:
+    def apply(read: SaloonRead) -> Changes:
+        saloon = read.saloon
         if seat is None and not as_host:
             raise NotSeated("Only the players at this table can play; you can watch.")
         made = move(seat.pid if seat else "")
@@ -166,11 +195,11 @@ def saloon_move(
             lines=_lines(outcome.entries, user, outcome.state.deal),
         )
 
-    saloon: Saloon = table_move(
+    moved = table_move(
         SALOONS, table_id=saloon_id, where={"campaign": campaign}, key=key,
         based_on=Basis(version, seat.pid if seat else "", basis), apply=apply,
-    ).row  # fmt: skip
-    return saloon
+    )  # fmt: skip
+    return carried_on(moved.read, moved.lines)
 
 
 def _lines(entries: Sequence[g.Entry], actor: User, deal: int) -> list[dict[str, object]]:

@@ -1,9 +1,9 @@
 """The saloon's screens live: a player's phone (or a watcher's screen) and the shared table
-screen, on the one live-table protocol through the kit (``tables.streams.member_table``). Each
-screen is rendered through ``saloon_view`` — the same partial the page renders, so no card
-reaches a stream that the page would not show. A saloon screen reads its viewer's seat and the
-timeline itself, so it is rendered in a worker thread (a table has 3–5 players); the shared read
-is the game with its campaign and the members' roles."""
+screen, on the one live-table protocol (``dustdevils.live.tables``). Each screen is rendered
+through ``saloon_view`` — the same partial the page renders, so no card reaches a stream that
+the page would not show. The shared read (``reads.saloon_read``: the game, the members' roles,
+the seats and the timeline) is read once per version; each screen is rendered from it, with no
+query."""
 
 from __future__ import annotations
 
@@ -12,25 +12,34 @@ from django.template.loader import render_to_string
 
 from campaigns.access import membership_for
 from dustdevils.idempotency import FreshKey
-from dustdevils.live.tables import Viewer
+from dustdevils.live.tables import LiveTable, Viewer
 from saloon.models import Saloon
+from saloon.reads import SaloonRead, saloon_read
 from saloon.selectors import saloon_view
-from tables.streams import member_table, stream_view
+from tables.streams import stream_view, versions_of
 
 
-def render(viewer: Viewer, saloon: Saloon) -> str:
-    """This viewer's main panel."""
+def panel(viewer: Viewer, read: SaloonRead) -> str | None:
+    """This viewer's main panel from the shared read (no query), or None when they are no
+    longer at this campaign's table."""
+    saloon = read.saloon
+    if viewer.user_id not in read.roles or saloon.campaign.slug != viewer.slug:
+        return None
     user = get_user_model()(pk=viewer.user_id)  # only its key is read: the viewer's seat
-    context = saloon_view(saloon, user, as_table=viewer.as_table)
+    context = saloon_view(saloon, user, as_table=viewer.as_table, read=read)
     context.update(csrf_token=viewer.csrf_token, notice="", error="", fresh_key=FreshKey())
     template = "saloon/table.html#main" if viewer.as_table else "saloon/detail.html#main"
     return render_to_string(template, context)
 
 
-SALOONS = member_table(
-    kind="saloon", model=Saloon, render=render, admit=membership_for,
+SALOONS: LiveTable[SaloonRead] = LiveTable(
+    kind="saloon",
+    admit=membership_for,
+    load=saloon_read,
+    panel=panel,
+    versions=versions_of(Saloon),
     missing="No such game in this campaign.",
-)  # fmt: skip
+)
 
 
 # A player's phone (or a watcher's screen), live; and the shared table screen (public facts).

@@ -33,6 +33,7 @@ from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.forms import PARSERS, NewGameForm, OneOffForm, move_basics, parse_move
 from saloon.models import Saloon
+from saloon.reads import SaloonRead
 from saloon.selectors import lobby_members, saloon_view, saloons_of, story_markdown
 from saloon.services import (
     NotSeated,
@@ -42,7 +43,7 @@ from saloon.services import (
     oneoff_invite,
     saloon_create,
     saloon_line_strike,
-    saloon_move,
+    saloon_move_read,
 )
 from tables.forms import problem_of
 from tables.views import answer, version_answer
@@ -196,19 +197,20 @@ def act(request: HtmxHttpRequest, slug: str, saloon_id: int, action: str) -> Htt
     """One move (see the module docstring)."""
     if action not in PARSERS:
         raise Http404("No such move.")
-    saloon = _load(request, slug, saloon_id)
+    membership = membership_for(request.user, slug)  # 404 for non-members
     try:
         move, version, key, basis = parse_move(action, request.POST)
-        saloon = saloon_move(
-            saloon_id=saloon.pk, campaign=saloon.campaign, user=request.user,  # type: ignore[arg-type]
+        read = saloon_move_read(
+            saloon_id=saloon_id, campaign=membership.campaign, user=request.user,  # type: ignore[arg-type]
             move=move, version=version, key=key, basis=basis, as_host=action == "lower-host",
         )  # fmt: skip
+    except Saloon.DoesNotExist:
+        raise Http404("No such game in this campaign.") from None
     except NotSeated as error:
         raise PermissionDenied(str(error)) from None
     except SaloonError as error:  # a refusal shows the table as it is now
-        saloon.refresh_from_db()
-        return _after(request, saloon, error=str(error))
-    return _after(request, saloon, moved=True)
+        return _after(request, _load(request, slug, saloon_id), error=str(error))
+    return _after(request, read.saloon, moved=True, read=read)
 
 
 @login_required
@@ -238,24 +240,41 @@ def _load(request: HtmxHttpRequest, slug: str, saloon_id: int) -> Saloon:
 
 
 def _screen(
-    request: HtmxHttpRequest, saloon: Saloon, *, notice: str = "", error: str = ""
+    request: HtmxHttpRequest,
+    saloon: Saloon,
+    *,
+    notice: str = "",
+    error: str = "",
+    read: SaloonRead | None = None,
 ) -> HttpResponse:
-    context = saloon_view(saloon, request.user)  # type: ignore[arg-type]
+    context = saloon_view(saloon, request.user, read=read)  # type: ignore[arg-type]
     context.update(notice=notice, error=error, fresh_key=FreshKey())
     return render(request, "saloon/detail.html" + ("#main" if request.htmx else ""), context)
 
 
 def _after(
-    request: HtmxHttpRequest, saloon: Saloon, *, error: str = "", moved: bool = False
+    request: HtmxHttpRequest,
+    saloon: Saloon,
+    *,
+    error: str = "",
+    moved: bool = False,
+    read: SaloonRead | None = None,
 ) -> HttpResponse:
-    """htmx: the main panel with the message; otherwise post/redirect/get."""
+    """htmx: the main panel with the message; otherwise post/redirect/get. ``read``: the game
+    as the move left it (``saloon_move_read``: no second read)."""
     notice = ""
     if moved:
+        lines = (
+            sorted(read.lines, key=lambda line: line.seq)
+            if read is not None
+            else saloon.lines.filter(version=saloon.version).order_by("seq")
+        )
         notice = " ".join(
-            line.text
-            for line in saloon.lines.filter(version=saloon.version, kind="rule").order_by("seq")
+            line.text for line in lines if line.version == saloon.version and line.kind == "rule"
         )
     return answer(
         request, notice=notice, error=error, url=saloon.get_absolute_url(), panel="saloon-main",
-        screen=lambda notice, error: _screen(request, saloon, notice=notice, error=error),
+        screen=lambda notice, error: _screen(
+            request, saloon, notice=notice, error=error, read=read
+        ),
     )  # fmt: skip

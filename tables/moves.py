@@ -9,14 +9,15 @@ game's pure engine on the read. The pipeline, in one transaction:
    before committed);
 2. reads the table through the game (``Table.read``);
 3. claims the form's idempotency key: a repeated submit changes nothing and answers with the
-   table as it is;
+   table as it is (the key is looked up only for a move made on an older version: a form's
+   first submit moved the table on from the version it was made at);
 4. decides whether the move is still what its player meant (``Basis``): a move made on the
    current version always is; an older page's move still is when what it was based on — its
    own hand or seat and the phase — is unchanged, so players acting at once never lose a tap;
    a table-wide move (the Dealer's) needs the whole table unchanged;
 5. applies the move (``apply``: the engine's ``IllegalMove`` becomes ``Refused``);
 6. saves the row's new fields with ``version + 1``, writes the timeline lines numbered on from
-   the last, marks the session active;
+   the last, marks the session active (at most once a minute);
 7. publishes ``<channel>-<id>`` at the new version on commit (a version, never a card).
 
 Nothing else in the project locks a table, checks a version, numbers a timeline line or
@@ -30,6 +31,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, ClassVar, Generic, TypeVar
 
 from django.db import models, transaction
@@ -144,7 +146,11 @@ def table_move(
     with transaction.atomic():
         read = locked_read(table, table_id, where)
         row = table.row(read)
-        if key and not first_submit(table.key_model, key, **{table.fk: row}):  # type: ignore[arg-type]
+        # A key is looked up only for a move made on an older version (or none): the same
+        # form's first submit, if it went through, moved the table on from the version the
+        # form was made at, so a key sent with the current version cannot have been used.
+        fresh = based_on.version is not None and based_on.version == row.version
+        if key and not first_submit(table.key_model, key, known_new=fresh, **{table.fk: row}):  # type: ignore[arg-type]
             return Moved(row, read, repeated=True)
         if not still_meant(table, read, based_on):
             raise StaleMove(STALE)
@@ -204,14 +210,25 @@ def table_note(table: Table[R], *, table_id: int, lines: Sequence[Mapping[str, A
         return table.row(read)
 
 
+ACTIVITY_EVERY = timedelta(minutes=1)
+
+
 def _session_active(row: Any) -> None:
-    """A move keeps its game session from looking stale (the sweep ends idle sessions)."""
+    """A move keeps its game session from looking stale (the sweep ends idle sessions after
+    hours): written at most once a minute, when the session was read with the table."""
     session_id = getattr(row, "session_id", None)
-    if session_id:
-        session_model = row._meta.get_field("session").related_model
-        session_model._default_manager.filter(pk=session_id).update(
-            last_activity_at=row.last_move_at
-        )
+    if not session_id:
+        return
+    field = row._meta.get_field("session")
+    session = row.session if field.is_cached(row) else None
+    last = getattr(session, "last_activity_at", None)
+    if last is not None and row.last_move_at - last < ACTIVITY_EVERY:
+        return
+    field.related_model._default_manager.filter(pk=session_id).update(
+        last_activity_at=row.last_move_at
+    )
+    if session is not None:
+        session.last_activity_at = row.last_move_at
 
 
 def publish_on_commit(channel: str, version: int) -> None:

@@ -106,6 +106,19 @@ def test_it_pools_postgres_connections_unless_told_not_to(monkeypatch: pytest.Mo
     assert "pool" not in persistent["OPTIONS"]
     assert persistent["CONN_MAX_AGE"] == 60
     assert persistent["CONN_HEALTH_CHECKS"] is True  # checked at each request's start
+
+
+def test_it_binds_parameters_on_the_server_only_when_told_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Prepared statements (issue 29): a setting, off unless asked for (PgBouncer in
+    transaction mode cannot have them)."""
+    monkeypatch.delenv("DATABASE_SERVER_SIDE_BINDING", raising=False)
+    assert not parse_database_url("postgres://127.0.0.1/dust")["OPTIONS"]["server_side_binding"]
+    monkeypatch.setenv("DATABASE_SERVER_SIDE_BINDING", "1")
+    options = parse_database_url("postgres://127.0.0.1/dust")["OPTIONS"]
+    assert options["server_side_binding"] is True
+    assert "server_side_binding" not in parse_database_url("sqlite:///db.sqlite3")["OPTIONS"]
     monkeypatch.setenv("DATABASE_POOL_MAX", "many")
     with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_MAX"):
         parse_database_url("postgres://127.0.0.1/dust")

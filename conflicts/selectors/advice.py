@@ -12,6 +12,7 @@ places in the hand (issue 28)."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from cards.deck import FULL_DECK, Card, format_cards
 from cards.odds import Opponent, Table, discard_advice, win_probability
 from conflicts.engine import conflict as engine
 from conflicts.selectors.rows import Odds
-from dustdevils.memo import bounded
+from dustdevils.memo import Found, bounded
 
 ODDS_DEALS = 20_000
 
@@ -159,18 +160,37 @@ def _rng() -> np.random.Generator:
     return np.random.default_rng(secrets.randbits(64))  # seeded from the OS
 
 
+def in_event_loop() -> bool:
+    """Whether this code runs in an event loop's thread (a live screen's render): there, no
+    call may wait on the network — it would hold up every stream of the process (issue 29)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 # Remembered in the process too: a live screen is rendered in the event loop at every move of
 # its table, and asking Redis there would make every screen of the process wait on the network
-# (and on a Redis outage's timeout). The key holds the whole odds input, which holds only
-# cards this viewer may see (R10).
+# (and on a Redis outage's timeout): in the loop the shared cache is neither read nor written
+# (the streams' read warms this in its worker thread: ``conflicts.streams``). The key holds the
+# whole odds input, which holds only cards this viewer may see (R10).
 @bounded(4096)
 def _estimate(key: str, table: Table, deals: int) -> tuple[int, int]:
-    cached: tuple[int, int] | None = cache.get(key)
+    shared = not in_event_loop()
+    cached: tuple[int, int] | None = cache.get(key) if shared else None
     if cached is None:
         estimate = win_probability(table, deals=deals, rng=_rng())
         cached = (estimate.percent, estimate.deals)
-        cache.set(key, cached, CACHE_SECONDS)
+        if shared:
+            cache.set(key, cached, CACHE_SECONDS)
     return (int(cached[0]), int(cached[1]))
+
+
+# The advice found in the shared cache (or worked out here), remembered in the process: in the
+# event loop only this is asked (issue 29). A miss is not remembered: the advice endpoint may
+# work it out later; the screen says it is on its way, and the page asks that endpoint.
+_ADVICE: Found[list[tuple[list[int], int]]] = Found(4096)
 
 
 def hand_advice(
@@ -182,7 +202,11 @@ def hand_advice(
     key = f"{_table_key(conflict_id, p.pid, table)}:advice:{limit}"
     # Each option's discards as places in the hand, never as cards (issue 28): the shared
     # cache holds no card of anyone's hand.
-    cached: list[tuple[list[int], int]] | None = cache.get(key)
+    cached = _ADVICE.get(key)
+    if cached is None and not in_event_loop():
+        cached = cache.get(key)
+        if cached is not None:
+            _ADVICE.put(key, cached)
     if cached is None and compute:
         # R10: a deck run dry is refilled from the discards; the estimate draws only unseen
         # cards, so it weighs at most as many discards as there are unseen cards to spare.
@@ -193,6 +217,7 @@ def hand_advice(
         place = {c: n for n, c in enumerate(table.hand)}
         cached = [([place[c] for c in o.discards], o.estimate.percent) for o in options[:3]]
         cache.set(key, cached, CACHE_SECONDS)
+        _ADVICE.put(key, cached)
     if cached is None:
         return None
     hand = table.hand

@@ -12,8 +12,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from django.db import transaction
-
 from campaigns.models import DevilRating, GameSession, Membership
 from cards.deck import new_salt, system_rng
 from cards.errors import IllegalMove
@@ -173,28 +171,29 @@ def conflict_move_read(
         events = list(outcome.events)
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             events += apply_results(outcome.state, seats, conflict)
+        fields = {"state": state_to_data(outcome.state), "phase": outcome.state.phase.value}
+        # The replay's snapshot of the version this move makes, in the move's transaction.
+        Snapshot.objects.create(conflict=conflict, version=read.version + 1, state=fields["state"])
         return Changes(
-            fields={"state": state_to_data(outcome.state), "phase": outcome.state.phase.value},
+            fields=fields,
             lines=[{"actor": membership.user, "text": text} for text in events],
             extra=outcome,
         )
 
-    with transaction.atomic():
-        moved = table_move(
-            CONFLICTS,
-            table_id=conflict_id,
-            where={"campaign_id": membership.campaign_id},
-            key=key,
-            based_on=Basis(version, scope, basis),
-            apply=apply,
-        )
-        read = moved.read
-        if moved.repeated:
-            return read  # a double click: the first submit already did it
-        conflict = moved.row
-        Snapshot.objects.create(conflict=conflict, version=conflict.version, state=conflict.state)
-        assert moved.changes is not None
-        outcome = moved.changes.extra
+    moved = table_move(
+        CONFLICTS,
+        table_id=conflict_id,
+        where={"campaign_id": membership.campaign_id},
+        key=key,
+        based_on=Basis(version, scope, basis),
+        apply=apply,
+    )
+    read = moved.read
+    if moved.repeated:
+        return read  # a double click: the first submit already did it
+    conflict = moved.row
+    assert moved.changes is not None
+    outcome = moved.changes.extra
     actor = membership.user.first_name or membership.user.username
     characters_changed = bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
     return replace(

@@ -126,8 +126,8 @@ class LiveTable(Generic[R]):
     versions: Callable[[list[int]], Iterable[tuple[int, int]]]
     admit: Callable[[Any, str], object]
     missing: str = "No such table in this campaign."
-    # The saloon's screens read their seat and timeline per viewer (3–5 players): rendered in a
-    # worker thread. The conflicts' and fights' screens are rendered from the shared read alone.
+    # A kind whose screens query the database per viewer is rendered in a worker thread. Every
+    # game's screens are rendered from the shared read alone (issue 29: the saloon's too).
     panel_reads_db: bool = False
     load_in_worker: Callable[[int], Awaitable[R | None]] = field(init=False, repr=False)
 

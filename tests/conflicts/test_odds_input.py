@@ -5,6 +5,8 @@ same input."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -188,3 +190,53 @@ def test_the_shared_cache_holds_no_card_under_keys_that_name_no_conflict_nor_sea
         assert not any(text in repr(value) for text in texts)
     # Read back from the cache alone: the same advice, cards and all.
     assert advice.hand_advice(4242, jim, view, 2, compute=False) == advised
+
+
+def test_a_screen_rendered_in_the_event_loop_never_waits_on_the_shared_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 29: a live screen is rendered in the streams' event loop; a call to Redis there
+    (the advice and the odds used to ask it at every update) held up every stream of the
+    process, for a second a screen while Redis stalled. In the loop only the process's memory
+    is asked: advice found before (in a worker thread: the streams' read) shows, advice never
+    found shows as on its way, and the shared cache is never touched."""
+    stalled: list[str] = []
+
+    def stall(key: str, *args: Any, **kwargs: Any) -> None:
+        stalled.append(key)
+        time.sleep(0.5)  # what a stalled Redis does to its caller
+
+    monkeypatch.setattr(advice.cache, "get", stall)
+    monkeypatch.setattr(advice.cache, "set", stall)
+    state = posse("A♠ A♥ K♠ K♥ Q♠ Q♥ J♠ J♥", "2♣ 2♦ 4♠ 5♠ 6♠", "8♣ 8♦ 10♠ 10♥ RJ")
+    view = advice.table_view(state, engine.visible_cards(state, {"jim"}, dealer=False))
+    jim = state.participant("jim")
+    known = [([0, 1], 61)]
+    found_key = f"{advice._table_key(7, 'jim', advice.odds_table(view, 'jim'))}:advice:1"
+    advice._ADVICE.put(found_key, known)  # found by the streams' read, in its worker thread
+
+    async def screens() -> tuple[Any, Any, Any, int]:
+        ticks = 0
+
+        async def other_streams() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        beating = asyncio.create_task(other_streams())
+        await asyncio.sleep(0.05)
+        odds = advice.hand_odds(7, jim, view, None)
+        never_found = advice.hand_advice(7, jim, view, 2, compute=False)
+        found = advice.hand_advice(7, jim, view, 1, compute=False)
+        await asyncio.sleep(0.05)
+        beating.cancel()
+        return odds, never_found, found, ticks
+
+    odds, never_found, found, ticks = asyncio.run(screens())
+    assert stalled == []  # the shared cache was not asked in the loop
+    assert odds.percent >= 0
+    assert never_found is None
+    assert found is not None
+    assert [pct for _, pct in found] == [61]
+    assert ticks >= 5  # the other streams went on meanwhile

@@ -21,7 +21,8 @@ from conflicts.selectors import CardView
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_to_data
 from fights.models import Fight, FightSeat
-from fights.selectors import fight_view, load_fight
+from fights.reads import load_fight
+from fights.selectors import fight_view
 from fights.services import fight_create
 from tests.conflicts.test_views import card_tokens, texts
 from tests.fights.fight_kit import BART, GANG, JIM, KATE, random_states

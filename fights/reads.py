@@ -1,0 +1,85 @@
+"""The one read of a fight's table: ``load_fight(fight_id)``, and ``carried_on``: the same read
+carried past a move (the move's own read, taken under the lock, with the lines the move wrote),
+so the mover's answer needs no second read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Prefetch, Q, prefetch_related_objects
+
+from campaigns.models import Campaign
+from fights.engine import action_deck as engine
+from fights.engine.serial import state_from_data
+from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
+from tables.moves import Table, basis_of
+
+
+def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
+    """The fight (in that campaign) as its screens read it: the row with its campaign and
+    session, its seats with their characters, and the timeline of this round (and of the last
+    move: the end of the round before) — the whole timeline once the fight is over. Every screen
+    of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
+    round 5) stay on the session page. Three queries."""
+    fights = Fight.objects.select_related("campaign", "session").prefetch_related(
+        Prefetch("seats", queryset=FightSeat.objects.select_related("character"))
+    )
+    fights = fights.filter(pk=fight_id)
+    if campaign is not None:
+        fights = fights.filter(campaign=campaign)
+    fight = fights.first()
+    if fight is None:
+        return None
+    events = FightEvent.objects.all()
+    if not fight.is_over:
+        events = events.filter(Q(round=fight.round) | Q(version=fight.version))
+    prefetch_related_objects([fight], Prefetch("events", queryset=events))
+    return fight
+
+
+def carried_on(fight: Fight, lines: Sequence[FightEvent]) -> Fight | None:
+    """``fight`` — a ``load_fight`` read whose row a move has just saved (its round, phase,
+    state and version are the new ones) — with the timeline ``load_fight`` would read now: the
+    lines it held of this round or of this version, and ``lines``, the move's own. None when
+    the read cannot say: the fight is over (its whole timeline shows then)."""
+    if fight.is_over:
+        return None
+    events = [e for e in fight.events.all() if e.round == fight.round] + list(lines)
+    # What ``prefetch_related_objects`` leaves on a row: the related manager answers from it.
+    cached = fight.events.all()
+    cached._result_cache = events
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    fight._prefetched_objects_cache["events"] = cached  # type: ignore[attr-defined]
+    return fight
+
+
+class FightTable(Table[Fight]):
+    """A fight, as the table kit moves it: its row (with the session), keys and timeline; a
+    move of one combatant is based on that combatant, the round and the phase."""
+
+    model = Fight
+    key_model = FightMoveKey
+    line_model = FightEvent
+    fk = "fight"
+    channel = "fight"
+    missing = "No such fight in this campaign."
+
+    def read(self, table_id: int) -> Fight:
+        fight = load_fight(table_id)  # what its screens read: the answer needs no other read
+        assert fight is not None  # the kit's lock found the row
+        return fight
+
+    def basis(self, read: Fight, scope: str) -> str:
+        return combatant_basis(state_from_data(read.state), scope)
+
+
+FIGHTS = FightTable()
+
+
+def combatant_basis(state: engine.FightState, cid: str) -> str:
+    """What a move of combatant ``cid`` is based on: that combatant, the round and the phase."""
+    try:
+        combatant = state.combatant(cid)
+    except engine.IllegalMove:
+        return ""
+    return basis_of(state.phase.value, state.round, repr(combatant))
