@@ -48,7 +48,10 @@ def scene(
     from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
     from fights.services import fight_create
+    from gunfighter.services import gunfight_create
     from saloon.services import saloon_create
+    from showdown.engine.state import Options
+    from showdown.services import showdown_create
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
     session = session_plan(campaign=campaign)
@@ -63,6 +66,16 @@ def scene(
         "fight_id": fight.pk,
         "saloon_id": saloon_create(
             campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
+        ).pk,
+        "gunfighter_id": gunfight_create(
+            campaign=campaign, actor=dealer, players=[dealer, player_a]
+        ).pk,
+        "showdown_id": showdown_create(
+            campaign=campaign,
+            actor=dealer,
+            players=[dealer, player_a],
+            dealer=dealer,
+            options=Options(),
         ).pk,
         "note_id": note.pk,
         "number": session.number,
