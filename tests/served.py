@@ -36,7 +36,9 @@ def listening_socket() -> socket.socket:
 
 def uvicorn_command(port: int | socket.socket, *extra: str) -> list[str]:
     """``uvicorn dustdevils.asgi:application`` with this Python, on ``port`` of 127.0.0.1 or on
-    a ``listening_socket()`` (hand the same socket to ``Uvicorn``)."""
+    a ``listening_socket()`` (hand the same socket to ``Uvicorn``). Stopped, it gives open
+    streams 2 s to end (uvicorn waits for them without limit by default, and ``stop`` then
+    waited 10 s before killing it)."""
     where = (
         ["--fd", str(port.fileno())]
         if isinstance(port, socket.socket)
@@ -44,7 +46,7 @@ def uvicorn_command(port: int | socket.socket, *extra: str) -> list[str]:
     )
     return [
         sys.executable, "-m", "uvicorn", "dustdevils.asgi:application",
-        *where, "--lifespan", "off", *extra,
+        *where, "--lifespan", "off", "--timeout-graceful-shutdown", "2", *extra,
     ]  # fmt: skip
 
 
