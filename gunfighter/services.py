@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns import streams as campaign_page
 from campaigns.access import acting_for, is_host
 from campaigns.models import Campaign, Membership
 from cards.deck import system_rng
@@ -77,7 +76,6 @@ def gunfight_create(
         )
         opening = Event(f"{display_name(actor)} calls a gunfight.")
         opening_lines(GUNFIGHTS, gunfight, _lines((opening, *events), actor, state))
-        campaign_page.announce(campaign.pk)  # the lobby lists it (and takes its guests there)
     return gunfight
 
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns import streams as campaign_page
 from campaigns.access import seating_problem
 from campaigns.models import Campaign, Membership
 from campaigns.once import invite_once
@@ -92,7 +91,6 @@ def saloon_create(
         opening_lines(
             SALOONS, saloon, _lines((opening, *outcome.entries), actor, outcome.state.deal)
         )
-        campaign_page.announce(campaign.pk)  # the lobby lists the game (and its seats) live
     return saloon
 
 

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns import streams as campaign_page
 from campaigns.access import acting_for, is_host, seating_problem
 from campaigns.models import Campaign
 from cards.deck import system_rng
@@ -60,7 +59,6 @@ def showdown_create(
         )
         opening = g.Entry("rule", f"{display_name(actor)} starts a game of Saloon Showdown.")
         opening_lines(SHOWDOWNS, showdown, _lines((opening, *outcome.entries), actor))
-        campaign_page.announce(campaign.pk)  # the lobby lists the game live
     return showdown
 
 

@@ -27,7 +27,6 @@ def move_form(
     scope: str = "",
     cls: str = "",
     confirm: str = "",
-    keep: str = "",
 ) -> dict[str, Any]:
     url = str(context.get("move_base", "")).replace("ACTION", action)
     csrf = context.get("csrf_token")
@@ -36,7 +35,6 @@ def move_form(
         "url": url,
         "cls": cls,
         "confirm": confirm,
-        "keep": keep,
         "csrf_token": csrf if csrf and csrf != "NOTPROVIDED" else "",
         "version": context.get("version", ""),
         "key": FreshKey(),
