@@ -46,7 +46,7 @@ from saloon.services import (
     saloon_move_read,
 )
 from tables.forms import problem_of
-from tables.views import answer, version_answer
+from tables.views import answer, markdown_file, version_answer
 
 
 @login_required
@@ -186,9 +186,7 @@ def table(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
 def story(request: HtmxHttpRequest, slug: str, saloon_id: int) -> HttpResponse:
     """ "What we learned about the saloon", as a Markdown file."""
     saloon = _load(request, slug, saloon_id)
-    response = HttpResponse(story_markdown(saloon), content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="saloon-{saloon.pk}.md"'
-    return response
+    return markdown_file(story_markdown(saloon), f"saloon-{saloon.pk}.md")
 
 
 @login_required

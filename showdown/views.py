@@ -32,7 +32,7 @@ from showdown.services import ShowdownError, display_name, showdown_create, show
 from tables.clock import now_ms
 from tables.errors import NotYours
 from tables.forms import problem_of
-from tables.views import answer, table_version
+from tables.views import answer, markdown_file, table_version
 
 
 @login_required
@@ -119,9 +119,7 @@ def table(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse
 def story(request: HtmxHttpRequest, slug: str, showdown_id: int) -> HttpResponse:
     """The game's story (its public timeline and the scores) as a Markdown file."""
     showdown = _load(request, slug, showdown_id)
-    response = HttpResponse(story_markdown(showdown), content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="showdown-{showdown.pk}.md"'
-    return response
+    return markdown_file(story_markdown(showdown), f"showdown-{showdown.pk}.md")
 
 
 @login_required

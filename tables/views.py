@@ -63,3 +63,10 @@ def table_version(request: HttpRequest, *, tables: Any, table_id: int, event: st
     tables the viewer may see: their campaign's), read in one query."""
     current = tables.filter(pk=table_id).values_list("version", flat=True).first()
     return version_answer(request, current=current, event=event)
+
+
+def markdown_file(text: str, filename: str) -> HttpResponse:
+    """A game's story as a Markdown file to download (``story.md``)."""
+    response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
