@@ -18,8 +18,8 @@ urlpatterns = [
     path("", include("conflicts.urls")),
     path("", include("fights.urls")),
     path("", include("saloon.urls")),
-    path("", include("gunfighter.urls")),
     path("", include("showdown.urls")),
-    path("", include("tables.urls")),  # the table clock's time
+    # The table clock's time, and every declared game (tables.site): c/<slug>/<kind>/….
+    path("", include("tables.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -39,8 +39,8 @@ class MoveForm(forms.Form):
 
 def seated_ids(data: object) -> list[int]:
     """The members a new game's form seats (``player``: their ids), clockwise by their seat
-    numbers (``seat_<id>``; unnumbered last). Ids and seat numbers are read as whole numbers the
-    database can hold; anything else is left out."""
+    numbers (``seat_<id>``; unnumbered last, in the order sent). Ids and seat numbers are read
+    as whole numbers the database can hold; anything else is left out."""
     if not isinstance(data, QueryDict):
         return []
     seats: list[tuple[int, int]] = []
@@ -49,4 +49,5 @@ def seated_ids(data: object) -> list[int]:
         if user_id is not None:
             seat = whole_number(data.get(f"seat_{raw}"), minimum=None)
             seats.append((99 if seat is None else seat, user_id))
-    return list(dict.fromkeys(user_id for _, user_id in sorted(seats)))
+    seats.sort(key=lambda seat: seat[0])  # stable: unnumbered in the order sent
+    return list(dict.fromkeys(user_id for _, user_id in seats))

@@ -108,3 +108,31 @@ class TableDriver:
         response = self.as_user(user).get(url or self.url, **headers)
         assert response.status_code == 200, (url, response.status_code)
         return response.content.decode()
+
+
+def new_game(kind: str, *, campaign: Any, actor: User, players: list[User], rng: Any = None,
+             **data: Any) -> Any:  # fmt: skip
+    """A new game of a declared ``kind`` (``tables.site``), with its new-game form's ``data``
+    (user ids where the form takes a member)."""
+    from tables.play import create
+    from tables.site import site
+
+    return create(
+        site.get(kind), campaign=campaign, actor=actor, players=players, data=data, rng=rng
+    )
+
+
+def play(kind: str, row: Any, user: User, action: str, *, rng: Any = None,
+         **post: Any) -> Any:  # fmt: skip
+    """One move of a declared game through the site's pipeline, its form posted with
+    ``post`` (``version``, ``key``, ``basis``, ``pid`` and the move's own fields)."""
+    from tables.play import move
+    from tables.site import site
+
+    game = site.get(kind)
+    form = game.moves[action]({k: str(v) for k, v in post.items() if v is not None})
+    assert form.is_valid(), form.errors
+    return move(
+        game, table_id=row.pk, campaign=row.campaign, user=user, form=form,
+        for_pid=str(post.get("pid", "")), rng=rng,
+    )  # fmt: skip

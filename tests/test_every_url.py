@@ -17,10 +17,10 @@ from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
-from gunfighter.services import gunfight_create
 from saloon.services import saloon_create
 from showdown.engine.state import Options
 from showdown.services import showdown_create
+from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def objects(
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
-    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=[dealer, player_a])
+    gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a])
     showdown = showdown_create(
         campaign=campaign,
         actor=dealer,

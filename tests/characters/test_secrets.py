@@ -48,10 +48,10 @@ def scene(
     from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
     from fights.services import fight_create
-    from gunfighter.services import gunfight_create
     from saloon.services import saloon_create
     from showdown.engine.state import Options
     from showdown.services import showdown_create
+    from tests.kit import new_game
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
     session = session_plan(campaign=campaign)
@@ -67,8 +67,8 @@ def scene(
         "saloon_id": saloon_create(
             campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
         ).pk,
-        "gunfighter_id": gunfight_create(
-            campaign=campaign, actor=dealer, players=[dealer, player_a]
+        "gunfighter_id": new_game(
+            "gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a]
         ).pk,
         "showdown_id": showdown_create(
             campaign=campaign,

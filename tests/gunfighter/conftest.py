@@ -11,12 +11,12 @@ import pytest
 from gunfighter.engine import state as s
 from gunfighter.engine.serial import state_from_data
 from gunfighter.models import Gunfight
-from gunfighter.services import gunfight_create
+from tests.kit import new_game
 
 
 @pytest.fixture
 def gunfight(campaign: Any, dealer: Any, player_a: Any, player_b: Any) -> Gunfight:
-    return gunfight_create(
+    return new_game("gunfighter",
         campaign=campaign, actor=dealer, players=[dealer, player_a, player_b],
         rng=random.Random(3),
     )  # fmt: skip

@@ -18,9 +18,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
 from gunfighter.models import Gunfight
-from gunfighter.services import gunfight_create
 from tests.conftest import CAST_PASSWORD
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390, app_url, chromium, login_cookie
+from tests.kit import new_game
 from tests.saloon.test_e2e import OVERFLOW
 
 pytestmark = pytest.mark.e2e
@@ -196,7 +196,7 @@ def test_the_showdown_clock_fires_on_three_phones_at_once(
     so loaded that a phone's renderer fired late by its own reckoning (starved of CPU, not out
     of step), the next showdown is measured once more; phones out of step fail at once."""
     one_off, users = table
-    gunfight = gunfight_create(campaign=one_off, actor=users[0], players=users[1:])
+    gunfight = new_game("gunfighter", campaign=one_off, actor=users[0], players=users[1:])
     phones = [context.new_page() for context in devices[1:]]
     for phone in phones:
         phone.goto(app_url + gunfight.get_absolute_url())

@@ -10,9 +10,9 @@ import pytest
 from campaigns.models import Campaign
 from gunfighter.engine import state as s
 from gunfighter.models import Gunfight, GunfightLine
-from gunfighter.services import gunfight_create
 from tests.gunfighter.conftest import state_of
 from tests.gunfighter.test_views import as_user, set_all, tap, written
+from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_host_who_does_not_play_can_still_run_the_table(
     campaign: Campaign, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
     """GF12: a host watching is not seated, and can still act for a phone that is gone."""
-    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=[player_a, player_b])
+    gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[player_a, player_b])
     set_all(gunfight, player_a)
     answer = tap(as_user(dealer), gunfight, "ready", pid="p2")
     assert b"Delia acts for Bess" in answer.content

@@ -17,8 +17,8 @@ from campaigns.running import running_for
 from campaigns.services import campaign_create
 from gunfighter.engine import state as s
 from gunfighter.models import Gunfight, GunfightLine, GunfightMoveKey
-from gunfighter.services import gunfight_create
 from tests.gunfighter.conftest import state_of
+from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_each_phone_shows_its_own_gunfighter_and_the_same_table(
 def test_a_member_who_does_not_play_watches_and_cannot_tap(
     campaign: Campaign, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
-    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=[dealer, player_a])
+    gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a])
     page = as_user(player_b).get(gunfight.get_absolute_url()).content.decode()
     assert "You are not in this gunfight" in page
     assert "Bandolier set" not in page
@@ -207,7 +207,7 @@ def test_the_running_banner_and_the_one_off_lobby_take_guests_to_their_seat(
     guest = as_user(player_a)
     lobby = reverse("saloon:list", args=[table.slug])
     assert b"The Gunfighter" in guest.get(lobby).content  # the one-off lobby links the game
-    gunfight = gunfight_create(campaign=table, actor=dealer, players=[dealer, player_a])
+    gunfight = new_game("gunfighter", campaign=table, actor=dealer, players=[dealer, player_a])
     moved = guest.get(lobby + "?known=", HTTP_HX_REQUEST="true")
     assert moved["HX-Redirect"] == gunfight.get_absolute_url()
     mine = guest.get(
@@ -259,7 +259,9 @@ def test_the_live_stream_sends_each_phone_its_own_panel(
     from django.http import Http404
 
     from dustdevils.live.tables import Viewer
-    from gunfighter.streams import GUNFIGHTS
+    from tables.site import site
+
+    GUNFIGHTS = site.live("gunfighter")
 
     slug = gunfight.campaign.slug
     version, html = GUNFIGHTS.first_sync(Viewer(player_a.pk, slug, gunfight.pk, False, "t"))

@@ -1,0 +1,230 @@
+"""A game is one declaration (docs/architecture.md, "The site").
+
+A game at the table subclasses ``Game`` once, in its app's ``game.py``, and registers an
+instance with the site (``tables.site.site.register``). It declares what is its own:
+
+* who it is: ``kind`` (its URL namespace, live channel and "In play now" kind), ``name``,
+  ``players``, ``blurb``, ``order``; the phases' ``labels``; its ``rulings``;
+* its models, on the kit's bases (``TableRow``, ``TableSeat``, ``TimelineLine``,
+  ``MoveKeyBase``); the foreign key of seats, lines and keys to the row is ``fk``;
+* its engine: ``new_state`` (a new game's state and opening events), ``apply`` (a move),
+  ``load``/``dump`` (the state to and from the row's JSON), ``seat_name`` and ``basis``
+  (what a seat's move is based on), ``lines`` (events as timeline lines), ``note`` (an event
+  the kit writes: the host acting for a seat);
+* its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
+  (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
+* its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
+  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
+  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  (``story_markdown``).
+
+The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
+only where it really differs, as a method (think ``ModelAdmin``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib.auth.models import User
+from django.db import models
+
+from dustdevils.idempotency import key_field
+from tables.forms import MoveForm, seated_ids
+from tables.moves import Table
+
+
+def display_name(user: User) -> str:
+    """How a person is named at a table: their first name, else their username."""
+    return user.first_name or user.get_username()
+
+
+class NewGameForm(forms.Form):
+    """A new game: who plays (``player``: member ids, clockwise in the order sent, or by their
+    ``seat_<id>`` numbers) and the form's idempotency key. A game adds its own options."""
+
+    key = key_field()
+
+    def seated(self) -> list[int]:
+        return seated_ids(self.data)
+
+
+class GameMove(MoveForm):
+    """One move's form: the kit's version, key and basis (the version may be left out: the move
+    then applies to the table as it is, judged by the engine) and the move's own fields.
+    ``move`` makes the engine's move for the mover's seat ``pid`` at the server's ``now_ms``
+    (a form never acts for someone else, nor says what time it is)."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+    # A move of the table's host (the Dealer), seated or not, rather than of a seat.
+    host_only: ClassVar[bool] = False
+    host_refusal: ClassVar[str] = "Only the host makes that move."
+
+    def move(self, pid: str, now_ms: int) -> Any:
+        raise NotImplementedError
+
+
+def plain(engine_move: Any, *, host: bool = False) -> type[GameMove]:
+    """The form of a move that takes nothing but the mover's seat (``engine_move(pid)``)."""
+
+    class Plain(GameMove):
+        host_only = host
+
+        def move(self, pid: str, now_ms: int) -> Any:
+            return engine_move(pid)
+
+    Plain.__name__ = Plain.__qualname__ = f"{getattr(engine_move, '__name__', 'Move')}Form"
+    return Plain
+
+
+class GameTable(Table[Any]):
+    """A declared game's table, as the move pipeline (``tables.moves``) needs it (made by
+    ``Game.table``: a subclass with the game's models)."""
+
+    game: ClassVar[Game]
+
+    def read(self, table_id: int) -> Any:
+        return self.game.read(table_id)
+
+    def row(self, read: Any) -> Any:
+        return self.game.row(read)
+
+    def basis(self, read: Any, scope: str) -> str:
+        return self.game.basis(self.game.load(self.row(read).state), scope)
+
+
+class Game:
+    """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
+
+    kind: ClassVar[str]
+    name: ClassVar[str]
+    players: ClassVar[str] = ""  # "2–6 players"
+    blurb: ClassVar[str] = ""
+    order: ClassVar[int] = 100
+    missing: ClassVar[str] = "No such game at this table."
+    no_seat: ClassVar[str] = "No such player at this game."
+    labels: ClassVar[Mapping[str, str]] = {}
+    rulings: ClassVar[Sequence[Any]] = ()
+
+    model: ClassVar[type[models.Model]]
+    seat_model: ClassVar[type[models.Model]]
+    line_model: ClassVar[type[models.Model]]
+    key_model: ClassVar[type[models.Model]]
+    fk: ClassVar[str]
+
+    new_form: ClassVar[type[NewGameForm]] = NewGameForm
+    moves: ClassVar[Mapping[str, type[GameMove]]] = {}
+
+    # The flash after a new game, and the opening line ({actor}: who started it).
+    started: ClassVar[str] = "The game is on."
+    opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # The partial of the list page that htmx asks for again (a one-off table's lobby).
+    lobby_partial: ClassVar[str] = "lobby"
+    # A shared screen (``<kind>/table.html``) and a story to download.
+    shared_screen: ClassVar[bool] = False
+    has_story: ClassVar[bool] = False
+    # The host may act for a seat whose phone is gone (the timeline says so).
+    host_acts_for: ClassVar[bool] = True
+    # The move's server time: read when it arrives (a race's claim) or under the lock.
+    time_on_arrival: ClassVar[bool] = False
+
+    @cached_property
+    def table(self) -> GameTable:
+        """This game's table as the move pipeline moves it."""
+        made = type(
+            f"{type(self).__name__}Table", (GameTable,),
+            {"game": self, "model": self.model, "key_model": self.key_model,
+             "line_model": self.line_model, "fk": self.fk, "channel": self.kind,
+             "missing": self.missing},
+        )  # fmt: skip
+        return made()  # type: ignore[no-any-return]
+
+    @property
+    def event_name(self) -> str:
+        """The htmx event on which a page refreshes its main panel (the safety-net poll)."""
+        return f"{self.kind}-moved"
+
+    @property
+    def panel_id(self) -> str:
+        return f"{self.kind}-main"
+
+    def template(self, page: str) -> str:
+        return f"{self.kind}/{page}.html"
+
+    # --- The engine -------------------------------------------------------------------------
+    def new_state(
+        self, seats: list[tuple[str, str]], data: Mapping[str, Any], pid_of: Mapping[int, str],
+        rng: random.Random,
+    ) -> tuple[Any, Sequence[Any]]:  # fmt: skip
+        """A new game's state and its opening events, for ``seats`` ((pid, name), clockwise),
+        the new-game form's ``data`` and ``pid_of`` (user id to pid). Raises ``IllegalMove``."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, move: Any, rng: random.Random) -> tuple[Any, Sequence[Any]]:
+        """The engine's move: the state after it and the events it made."""
+        raise NotImplementedError
+
+    def load(self, data: Any) -> Any:
+        raise NotImplementedError
+
+    def dump(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def phase(self, state: Any) -> str:
+        return str(state.phase.value)
+
+    def seat_name(self, state: Any, pid: str) -> str | None:
+        """The name of the seat ``pid`` in ``state`` (None: no such seat)."""
+        raise NotImplementedError
+
+    def basis(self, state: Any, pid: str) -> str:
+        """What a move of seat ``pid`` is based on (``tables.moves.basis_of``; "" if no seat)."""
+        raise NotImplementedError
+
+    def note(self, text: str, pid: str = "") -> Any:
+        """An event the kit writes (the opening, the host acting for a seat)."""
+        raise NotImplementedError
+
+    def lines(self, events: Sequence[Any], actor: User, state: Any) -> list[dict[str, Any]]:
+        """Events as the line model's fields (text, actor, and the game's own)."""
+        return [{"text": e.text, "actor": actor} for e in events]
+
+    def row_fields(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A new row's own fields beside the kit's (a title…), from the new-game form."""
+        return {}
+
+    # --- Reads --------------------------------------------------------------------------------
+    def read(self, table_id: int) -> Any:
+        """The table, read after the pipeline's lock."""
+        return self.model._default_manager.select_related("campaign").get(pk=table_id)
+
+    def row(self, read: Any) -> Any:
+        return read
+
+    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
+        """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
+        raise NotImplementedError
+
+    def list_context(self, membership: Any) -> dict[str, Any]:
+        """What the list page shows beside the kit's context."""
+        return {}
+
+    def story_markdown(self, row: Any) -> str:
+        raise NotImplementedError
+
+    def extra_urls(self) -> list[Any]:
+        """The game's own URLs beside the site's (in its namespace, under its base)."""
+        return []
+
+    def move_base(self, row: Any) -> str:
+        """The URL of a move named ``ACTION`` at ``row`` (``{% move_form %}`` fills it in)."""
+        from django.urls import reverse
+
+        kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
+        return reverse(f"{self.kind}:move", kwargs=kwargs)
