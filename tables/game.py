@@ -72,15 +72,45 @@ class GameMove(MoveForm):
 
 def plain(engine_move: Any, *, host: bool = False) -> type[GameMove]:
     """The form of a move that takes nothing but the mover's seat (``engine_move(pid)``)."""
+    return move_of(engine_move, host=host)
 
-    class Plain(GameMove):
-        host_only = host
 
-        def move(self, pid: str, now_ms: int) -> Any:
-            return engine_move(pid)
+def move_of(
+    engine_move: Any, *, host: bool = False, at: str = "",
+    posted: Mapping[str, str] | None = None, **fields: forms.Field,
+) -> type[GameMove]:  # fmt: skip
+    """The form of the move ``engine_move(pid, **fields)``: each field posted under the engine's
+    own name for it (or the name ``posted`` maps to it); ``at``: the engine's field that takes
+    the server's clock (ms)."""
+    names = {field: post for post, field in (posted or {}).items()}
+    form_fields = {names.get(field, field): value for field, value in fields.items()}
 
-    Plain.__name__ = Plain.__qualname__ = f"{getattr(engine_move, '__name__', 'Move')}Form"
-    return Plain
+    def move(self: GameMove, pid: str, now_ms: int) -> Any:
+        values = {field: self.cleaned_data[names.get(field, field)] for field in fields}
+        return engine_move(pid, **values, **({at: now_ms} if at else {}))
+
+    name = f"{getattr(engine_move, '__name__', 'Move')}Form"
+    attrs: dict[str, Any] = {**form_fields, "move": move, "host_only": host, "__module__": __name__}
+    return type(name, (GameMove,), attrs)
+
+
+class Word(forms.CharField):
+    """A seat, a name or a choice the engine judges: at most 20 characters (more is cut), ""
+    when left out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> str:
+        return str(super().to_python(value))[:20]
+
+
+def count(missing: str, maximum: int = 1000) -> forms.IntegerField:
+    """A whole number the player must give (``missing``: what to say when it is not one)."""
+    return forms.IntegerField(
+        max_value=maximum,
+        error_messages=dict.fromkeys(("required", "invalid", "max_value"), missing),
+    )
 
 
 class GameTable(Table[Any]):
@@ -194,6 +224,10 @@ class Game:
     def lines(self, events: Sequence[Any], actor: User, state: Any) -> list[dict[str, Any]]:
         """Events as the line model's fields (text, actor, and the game's own)."""
         return [{"text": e.text, "actor": actor} for e in events]
+
+    def notice(self, lines: Sequence[Any]) -> str:
+        """What a move did, from the lines it wrote (the answer's message)."""
+        return " ".join(line.text for line in lines)
 
     def row_fields(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A new row's own fields beside the kit's (a title…), from the new-game form."""

@@ -154,7 +154,7 @@ def act(game: Game, request: Any, slug: str, table_id: int, action: str) -> Http
                 game, table_id=row.pk, campaign=row.campaign, user=request.user, form=form,
                 at_ms=at, for_pid=str(request.POST.get("pid", ""))[:20],
             )  # fmt: skip
-            notice = " ".join(line.text for line in moved.lines)
+            notice = game.notice(moved.lines)
         except NotYours as not_yours:
             raise PermissionDenied(str(not_yours)) from None
         except Refused as refused:

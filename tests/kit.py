@@ -136,3 +136,24 @@ def play(kind: str, row: Any, user: User, action: str, *, rng: Any = None,
         game, table_id=row.pk, campaign=row.campaign, user=user, form=form,
         for_pid=str(post.get("pid", "")), rng=rng,
     )  # fmt: skip
+
+
+def engine_move(kind: str, row: Any, user: User, made: Any, *, host: bool = False,
+                version: int | None = None, basis: str = "", key: str = "",
+                rng: Any = None) -> Any:  # fmt: skip
+    """The engine's move ``made`` (its own pid) through a declared game's pipeline, as ``user``
+    (``host``: a move of the table's host): the move as tests and random walks make it."""
+    from tables.game import GameMove
+    from tables.play import move
+    from tables.site import site
+
+    class Given(GameMove):
+        host_only = host
+
+        def move(self, pid: str, now_ms: int) -> Any:
+            return made
+
+    form = Given({"version": "" if version is None else str(version), "basis": basis, "key": key})
+    assert form.is_valid(), form.errors
+    return move(site.get(kind), table_id=row.pk, campaign=row.campaign, user=user, form=form,
+                rng=rng)  # fmt: skip

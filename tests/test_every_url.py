@@ -18,8 +18,6 @@ from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from saloon.services import saloon_create
-from showdown.engine.state import Options
-from showdown.services import showdown_create
 from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
@@ -55,12 +53,8 @@ def objects(
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a])
-    showdown = showdown_create(
-        campaign=campaign,
-        actor=dealer,
-        players=[dealer, player_a],
-        dealer=dealer,
-        options=Options(),
+    showdown = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=[dealer, player_a], dealer=dealer.pk
     )
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)

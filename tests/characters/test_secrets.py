@@ -49,8 +49,6 @@ def scene(
     from campaigns.services import note_save, session_plan
     from fights.services import fight_create
     from saloon.services import saloon_create
-    from showdown.engine.state import Options
-    from showdown.services import showdown_create
     from tests.kit import new_game
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
@@ -70,12 +68,12 @@ def scene(
         "gunfighter_id": new_game(
             "gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a]
         ).pk,
-        "showdown_id": showdown_create(
+        "showdown_id": new_game(
+            "showdown",
             campaign=campaign,
             actor=dealer,
             players=[dealer, player_a],
-            dealer=dealer,
-            options=Options(),
+            dealer=dealer.pk,
         ).pk,
         "note_id": note.pk,
         "number": session.number,

@@ -9,17 +9,16 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from showdown import views
-from showdown.engine.state import Options, State, state_from_data
+from showdown.engine.state import State, state_from_data
 from showdown.models import Showdown
-from showdown.services import showdown_create
+from tests.kit import new_game
 
 
 @pytest.fixture
 def showdown(campaign: Any, dealer: Any, player_a: Any, player_b: Any) -> Showdown:
-    return showdown_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], dealer=player_a,
-        options=Options(events=True),
+    return new_game(
+        "showdown", campaign=campaign, actor=dealer, players=[dealer, player_a, player_b],
+        dealer=player_a.pk, events=True,
     )  # fmt: skip
 
 
@@ -41,7 +40,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     fake = Clock()
-    monkeypatch.setattr(views, "now_ms", fake)
+    monkeypatch.setattr("tables.clock.now_ms", fake)
     return fake
 
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from showdown.engine import moves as m
+from showdown.game import SHOWDOWN
 from showdown.models import Showdown, ShowdownLine
-from showdown.services import ShowdownError, seat_basis, showdown_move
-from tests.kit import race
+from tables.errors import Refused as ShowdownError
+from tests.kit import engine_move, race
 from tests.showdown.conftest import state_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -26,10 +27,7 @@ def test_two_shots_at_once_the_earlier_by_the_servers_clock_stands(
     def play(
         pid: str, made: Any, version: int | None = None, basis: str = "", key: str = ""
     ) -> None:
-        showdown_move(
-            showdown_id=showdown.pk, campaign=showdown.campaign, user=users[pid],
-            move=lambda _pid: made, version=version, basis=basis, key=key,
-        )  # fmt: skip
+        engine_move("showdown", showdown, users[pid], made, version=version, basis=basis, key=key)
 
     play("p3", m.Threaten("p3", "p1", "red"))
     play("p1", m.AndYou("p1"))
@@ -37,7 +35,7 @@ def test_two_shots_at_once_the_earlier_by_the_servers_clock_stands(
     play("p1", m.Ready("p1", 1000))
     state = state_of(showdown)
     version = showdown.version
-    bases = {pid: seat_basis(state, pid) for pid in ("p1", "p3")}
+    bases = {pid: SHOWDOWN.basis(state, pid) for pid in ("p1", "p3")}
     shots = {"p1": 4050, "p3": 4020}  # Bess's reached the server 30 ms earlier
 
     def fire(i: int) -> None:
@@ -58,10 +56,8 @@ def test_a_double_tap_at_once_moves_once(showdown: Showdown, player_b: Any) -> N
     version, lines = showdown.version, ShowdownLine.objects.count()
 
     def tap(i: int) -> None:
-        showdown_move(
-            showdown_id=showdown.pk, campaign=showdown.campaign, user=player_b,
-            move=lambda pid: m.CashLoot(pid, 2), version=version, key="same-form",
-        )  # fmt: skip
+        engine_move("showdown", showdown, player_b, m.CashLoot("p3", 2), version=version,
+                    key="same-form")  # fmt: skip
 
     assert not any(isinstance(o, Exception) for o in race(2, tap))
     showdown.refresh_from_db()

@@ -15,8 +15,8 @@ from django.test import Client
 
 from campaigns.models import Membership
 from dustdevils.live.tables import Viewer
-from showdown import streams
 from showdown.models import Showdown
+from tables.site import site
 from tests.showdown.test_views import move
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def screens(showdown: Showdown, users: dict[str, User]) -> dict[str, str]:
         client = Client()
         client.force_login(user)
         url = showdown.get_absolute_url()
-        read = streams.SHOWDOWNS.load(showdown.pk)
+        read = site.live("showdown").load(showdown.pk)
         assert read is not None
         parts = [
             client.get(url).content.decode(),
@@ -42,7 +42,7 @@ def screens(showdown: Showdown, users: dict[str, User]) -> dict[str, str]:
             client.get(url + "table/").content.decode(),
             client.get(url + "version/?v=0").content.decode(),
             *(
-                streams.SHOWDOWNS.panel(viewer, read) or ""
+                site.live("showdown").panel(viewer, read) or ""
                 for viewer in (
                     Viewer(user.pk, showdown.campaign.slug, showdown.pk, False, "t"),
                     Viewer(user.pk, showdown.campaign.slug, showdown.pk, True, "t"),

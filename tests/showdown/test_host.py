@@ -82,12 +82,11 @@ def test_only_the_host_acts_for_another_and_an_odd_seat_is_refused(
 def test_a_host_who_does_not_play_can_still_run_the_table(
     campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
-    from showdown.engine.state import Options
-    from showdown.services import showdown_create
+    from tests.kit import new_game
 
-    game = showdown_create(
-        campaign=campaign, actor=dealer, players=[player_a, player_b], dealer=player_a,
-        options=Options(),
+    game = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=[player_a, player_b],
+        dealer=player_a.pk,
     )  # fmt: skip
     host = Client()
     host.force_login(dealer)
@@ -135,13 +134,13 @@ def test_a_posted_basis_for_another_seat_is_no_oracle_for_their_count(
 ) -> None:
     """SS15, SS19: Bess's basis hashes her hidden count; the host posting it for her on an old
     version is refused as stale, exactly as a wrong guess is."""
-    from showdown.services import seat_basis
+    from showdown.game import SHOWDOWN
 
     move(phones["p3"], showdown, "threaten", target="p2", pistol="red")
     move(phones["p2"], showdown, "bluff")
     move(phones["p3"], showdown, "bullets", count=4)
     showdown.refresh_from_db()
-    right = seat_basis(state_of(showdown), "p3")
+    right = SHOWDOWN.basis(state_of(showdown), "p3")
     answers = []
     for basis in (right, "0" * 24):
         url = showdown.get_absolute_url() + "move/bullets/"

@@ -15,8 +15,9 @@ from django.test import Client
 from campaigns.models import Membership
 from cards.errors import IllegalMove
 from showdown.engine import moves as m
-from showdown.engine.state import Options, Phase
-from showdown.services import ShowdownError, showdown_create, showdown_move
+from showdown.engine.state import Phase
+from tables.errors import Refused as ShowdownError
+from tests.kit import engine_move, new_game
 from tests.showdown.conftest import state_of
 from tests.showdown.kit import random_move
 
@@ -49,9 +50,9 @@ def play_one(
     campaign: Any, dealer: User, players: list[User], users: dict[str, User],
     clients: dict[str, Client], seed: int, seen: set[str],
 ) -> None:  # fmt: skip
-    showdown = showdown_create(
-        campaign=campaign, actor=dealer, players=players, dealer=players[seed % 4],
-        options=Options(events=True, roulette=seed % 2 == 1),
+    showdown = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=players,
+        dealer=players[seed % 4].pk, events=True, roulette=seed % 2 == 1,
     )  # fmt: skip
     url = showdown.get_absolute_url()
     rng, clock = random.Random(seed), [0]
@@ -62,10 +63,9 @@ def play_one(
         move = random_move(state, rng, clock)
         user = dealer if isinstance(move, m.HostMove) else users[move.pid]
         try:
-            showdown_move(
-                showdown_id=showdown.pk, campaign=campaign, user=user,
-                move=lambda pid, made=move: made, version=None, rng=rng,
-            )  # fmt: skip
+            engine_move(
+                "showdown", showdown, user, move, host=isinstance(move, m.HostMove), rng=rng
+            )
         except (ShowdownError, IllegalMove):
             continue
         state = state_of(showdown)

@@ -1,16 +1,15 @@
-"""Reads for Saloon Showdown's screens. ``showdown_view`` is the one place a screen's context is
+"""Saloon Showdown's screens. ``showdown_view`` is the one place a screen's context is
 made, from ``visible_state`` (showdown.engine.game) for that viewer: a bullet count (or an
 event's count) reaches a screen only as its owner's own, until all are in (SS15)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.access import is_host
 from showdown.engine import game as g
 from showdown.engine.state import (
     EVENT_NAMES,
@@ -24,31 +23,32 @@ from showdown.engine.state import (
     state_from_data,
 )
 from showdown.models import Showdown, ShowdownLine, ShowdownSeat
-from showdown.services import seat_basis
 from tables.clock import Clock, now_ms
 from tables.errors import readable
+from tables.moves import basis_of
 
 VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
 ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
 
 
-@dataclass(frozen=True)
-class Game:
-    showdown: Showdown
-    players: int
-    mine: bool
-
-
-def showdowns_of(campaign: Campaign, user: User | None = None) -> list[Game]:
-    rows = Showdown.objects.filter(campaign=campaign).prefetch_related("seats")
-    return [
-        Game(
-            showdown=s,
-            players=len(s.seats.all()),
-            mine=user is not None and any(seat.user_id == user.pk for seat in s.seats.all()),
-        )
-        for s in rows
-    ]
+def seat_basis(state: State, pid: str) -> str:
+    """What a move of seat ``pid`` is based on, as that seat sees it (``visible_state``: the
+    fingerprint travels in its forms, and a hash of a 0–9 count is no secret): the phase, whose
+    turn, the dealer token, that player's money, the threat, the bluff's players and their own
+    count, the fight's kind, gunmen, "Via!" and their own readiness, the event. Not what others
+    do meanwhile — their counts, their Ready, a shot claimed — so taps made at once all arrive
+    (a late shot is then refused by the engine, which keeps the first by the server's clock)."""
+    if not state.has(pid):
+        return ""
+    view = g.visible_state(state, pid)
+    seen, fight, event = view.state, view.state.fight, view.state.event
+    return basis_of(
+        seen.phase.value, seen.turn, seen.dealer, repr(seen.player(pid)), repr(seen.threat),
+        repr(seen.bluff), view.mine,
+        None if fight is None else (fight.kind.value, fight.members, fight.go_at,
+                                    pid in fight.ready),
+        None if event is None else (event.name, event.drawer),
+    )  # fmt: skip
 
 
 def _names(state: State, pids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:
@@ -69,13 +69,9 @@ def showdown_view(
     state = view.state  # from here on, only the scrubbed state
     name = {p.pid: p.name for p in state.players}
     host = (
-        not as_table
-        and user is not None
-        and user.is_authenticated
-        and Membership.objects.filter(
-            campaign_id=showdown.campaign_id, user=user, role=Membership.Role.DEALER
-        ).exists()
-    )
+        not as_table and user is not None and user.is_authenticated
+        and is_host(showdown.campaign, user)
+    )  # fmt: skip
     context: dict[str, Any] = {
         "showdown": showdown,
         "campaign": showdown.campaign,

@@ -1,0 +1,169 @@
+"""Saloon Showdown (seed 001) at the table: its declaration (``tables.game.Game``). The rules
+live in ``showdown.engine``; the cards and pistols stay on the table, the phones keep the money,
+the wounds, the turns and the bluffs' hidden counts. Every move is one Django form (``MOVES``);
+every screen is made in ``showdown.view`` from the engine's per-viewer ``visible_state`` (SS15).
+The race's moves (Ready, Fire) carry the server's clock when they arrived (``tables.clock``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib.auth.models import User
+
+from cards.errors import IllegalMove
+from showdown.engine import game as g
+from showdown.engine import moves as m
+from showdown.engine.state import Options, Phase, state_from_data, state_to_data
+from showdown.models import Showdown, ShowdownLine, ShowdownMoveKey, ShowdownSeat
+from showdown.rulings import RULINGS
+from showdown.view import seat_basis, showdown_view, story_markdown
+from tables.game import Game, GameMove, NewGameForm, Word, count, move_of, plain
+from tables.site import site
+
+
+class NewShowdown(NewGameForm):
+    """Who saw a western last (``dealer``: the dealer token) and the options."""
+
+    dealer = forms.IntegerField(required=False)
+    simple = forms.BooleanField(required=False)
+    roulette = forms.BooleanField(required=False)
+    events = forms.BooleanField(required=False)
+
+
+class Draw(GameMove):
+    def move(self, pid: str, now_ms: int) -> m.Move:
+        return m.Draw(pid, self.data.get("from") == "public")
+
+
+class Yes(forms.Field):
+    """A yes/no answer posted as ``yes`` (anything else is no)."""
+
+    def to_python(self, value: Any) -> bool:
+        return bool(value == "yes")
+
+
+MOVES: dict[str, type[GameMove]] = {
+    "draw": Draw,
+    "cash": move_of(m.CashLoot, cards=count("Say how many Malloppo cards you discard.")),
+    "cash-bounty": move_of(m.CashBounty, victim=Word()),
+    "threaten": move_of(m.Threaten, target=Word(), pistol=Word(), second=Word()),
+    "bluff": plain(m.CallBluff),
+    "and-you": plain(m.AndYou),
+    "bullets": move_of(m.Bullets, count=count("Enter the bullets on your cards.")),
+    "bounty-trio": plain(m.BountyTrio),
+    "horse": move_of(m.Horse, new_target=Word(), posted={"target": "new_target"}),
+    "law": plain(m.Law),
+    "desperado": move_of(m.Desperado, other=Word()),
+    "standoff": plain(m.Standoff),
+    "close-standoff": plain(m.CloseStandoff),
+    "bottle": move_of(m.Bottle, hit=Word()),
+    "ready": move_of(m.Ready, at="at"),
+    "fire": move_of(
+        m.Fire,
+        at="at",
+        target=Word(),
+        pistol=Word(),
+        zone=Word(),
+        noise=Word(),
+        law=forms.BooleanField(required=False),
+    ),
+    "confirm": plain(m.Confirm),
+    "dispute": plain(m.Dispute),
+    "settle": move_of(m.Settle, upheld=Yes(required=False)),
+    "reveal": move_of(
+        m.RevealEvent, host=True, name=Word(), drawer=Word(), posted={"event": "name"}
+    ),
+    "turkey": move_of(m.Turkey, host=True, shooter=Word()),
+    "noon": move_of(m.Noon, host=True, shooter=Word(), hit=Word()),
+    "count": move_of(m.EventCount, count=count("Enter the symbols on your cards.")),
+    "event-done": plain(m.EventDone, host=True),
+    "takeback": plain(m.TakeBackCount),
+    "correct": move_of(
+        m.Correct,
+        host=True,
+        who=Word(),
+        loot=count("Say their loot."),
+        bounty=count("Say their bounty."),
+        wounds=count("Say their wounds."),
+    ),
+    "event-back": plain(m.TakeBackEvent, host=True),
+}
+for form in MOVES.values():
+    if form.host_only:
+        form.host_refusal = "Only the host reveals and settles the event cards."
+
+
+class SaloonShowdown(Game):
+    kind = "showdown"
+    name = "Saloon Showdown"
+    players = "2\u20137 players"
+    blurb = "bluffs, duels and bounties: the cards on the table, the money on the phones"
+    order = 10
+    labels: ClassVar[Mapping[str, str]] = {
+        Phase.PLAY.value: "in play",
+        Phase.THREAT.value: "a threat",
+        Phase.BLUFF.value: "a bluff called",
+        Phase.FIGHT.value: "a duel",
+        Phase.EVENT.value: "an event",
+    }
+    rulings = RULINGS
+    model, seat_model, line_model, key_model = Showdown, ShowdownSeat, ShowdownLine, ShowdownMoveKey
+    fk = "showdown"
+    new_form = NewShowdown
+    moves = MOVES
+    started = "Saloon Showdown: the cards are dealt."
+    lobby_partial = "games"
+    shared_screen = True
+    has_story = True
+    time_on_arrival = True  # a duel's race: the claim's time is when it arrived
+
+    def new_state(
+        self, seats: list[tuple[str, str]], data: Mapping[str, Any], pid_of: Mapping[int, str],
+        rng: random.Random,
+    ) -> tuple[Any, Sequence[Any]]:  # fmt: skip
+        dealer = data.get("dealer")
+        if dealer is None or dealer not in data.get("users", {dealer: None}):
+            raise IllegalMove("Say who saw a western last: they take the dealer token.")
+        options = Options(
+            simple=bool(data.get("simple")), roulette=bool(data.get("roulette")),
+            events=bool(data.get("events")),
+        )  # fmt: skip
+        outcome = g.new_game(seats, pid_of.get(dealer, ""), options)
+        return outcome.state, outcome.entries
+
+    def apply(self, state: Any, move: Any, rng: random.Random) -> tuple[Any, Sequence[Any]]:
+        outcome = g.apply(state, move, rng)
+        return outcome.state, outcome.entries
+
+    def load(self, data: Any) -> Any:
+        return state_from_data(data)
+
+    def dump(self, state: Any) -> Any:
+        return state_to_data(state)
+
+    def seat_name(self, state: Any, pid: str) -> str | None:
+        return state.player(pid).name if state.has(pid) else None
+
+    def basis(self, state: Any, pid: str) -> str:
+        return seat_basis(state, pid)
+
+    def note(self, text: str, pid: str = "") -> g.Entry:
+        return g.Entry("rule", text, pid)
+
+    def lines(self, events: Sequence[Any], actor: User, state: Any) -> list[dict[str, Any]]:
+        return [{"kind": e.kind, "pid": e.pid, "actor": actor, "text": e.text} for e in events]
+
+    def notice(self, lines: Sequence[Any]) -> str:
+        return " ".join(line.text for line in lines if line.kind != "turn")
+
+    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
+        return showdown_view(row, user, as_table=as_table)
+
+    def story_markdown(self, row: Any) -> str:
+        return story_markdown(row)
+
+
+SHOWDOWN = site.register(SaloonShowdown())
