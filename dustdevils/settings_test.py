@@ -24,3 +24,4 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3") and os.environ.get("E2E"):
 # end, which a pooled connection left behind by a test's thread would hold open. The uvicorn
 # processes that the live and browser tests start use the real settings, pool included.
 DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.highcard"]  # the test-only game (issue 35)

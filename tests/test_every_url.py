@@ -18,6 +18,8 @@ from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from saloon.services import saloon_create
+from tables.site import site
+from tests.contract import contract_of
 from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
@@ -52,10 +54,21 @@ def objects(
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
     saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
-    gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a])
-    showdown = new_game(
-        "showdown", campaign=campaign, actor=dealer, players=[dealer, player_a], dealer=dealer.pk
-    )
+    # Every declared game (tables.site), started as its contract says (tests/contract.py).
+    declared = {
+        f"{game.kind}_id": new_game(
+            game.kind,
+            campaign=campaign,
+            actor=dealer,
+            players=[dealer, player_a, player_b],
+            **{
+                k: int(v) if v.isdigit() else v
+                for k, v in contract_of(game).new([dealer, player_a, player_b]).items()
+            },
+        ).pk
+        for game in site.games()
+        if game.kind != "saloon"
+    }
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
@@ -70,10 +83,9 @@ def objects(
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
         "saloon_id": saloon.pk,
-        "gunfighter_id": gunfight.pk,
         "line_id": saloon.lines.order_by("seq")[0].pk,
-        "showdown_id": showdown.pk,
         "action": "call",
+        **declared,
     }
 
 

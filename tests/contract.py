@@ -1,0 +1,39 @@
+"""What a declared game tells the contract suite (tests/tables/test_contract.py) about itself:
+each game's ``tests/<app>/contract.py`` defines ``CONTRACT``. The suite itself knows no game."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tables.game import Game
+
+# A move as a seat makes it: (pid, action, posted fields).
+Tap = tuple[str, str, Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Contract:
+    # The new-game form's fields beside the players (``users``: the seats' users, in order).
+    new: Callable[[list[Any]], Mapping[str, str]] = lambda users: {}
+    # Moves that take a new game to where ``together`` applies (in order, one at a time).
+    setup: Sequence[Tap] = ()
+    # Two seats' moves that are legal at the same version, each about its own seat.
+    together: tuple[Tap, Tap] | None = None
+    # A move the engine refuses at the start (after ``setup``), and why (a part of the reason).
+    refused: tuple[Tap, str] | None = None
+    # The strings each seat's screens must never carry after ``setup`` (another seat's hidden
+    # cards or counts; under "*", what no screen may carry), given the table's row.
+    secrets: Callable[[Any], Mapping[str, Sequence[str]]] = lambda row: {}
+    # Fields the odd posts add (a game's own field names).
+    fields: Sequence[str] = field(default_factory=tuple)
+
+
+def contract_of(game: Game) -> Contract:
+    """The game's ``tests/<app>/contract.py`` (or, for a test app, its own ``contract``)."""
+    module = game.model.__module__.rsplit(".", 1)[0]
+    name = f"{module}.contract" if module.startswith("tests.") else f"tests.{module}.contract"
+    contract: Contract = importlib.import_module(name).CONTRACT
+    return contract

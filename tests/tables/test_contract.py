@@ -1,0 +1,273 @@
+"""The table kit's promises, once, for every declared game (``tables.site``: the five games and
+the test-only high card): a new game from the list page, once per form; every page opens for
+the table's members and for nobody else; two seats tapping on the same page version both go
+through (no tap lost); a double tap applies once; a refusal writes nothing and says why; a move
+made on a table that has moved on in what it was based on says so; no value a viewer may not
+see reaches any of their screens (page, fragment, poll, live stream, shared screen, story); no
+post gives a server error. What each game tells the suite: ``tests/<app>/contract.py``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import NoReverseMatch, reverse
+
+from dustdevils.live.tables import Viewer
+from tables.errors import STALE
+from tables.game import Game
+from tables.site import site
+from tests.contract import Contract, Tap, contract_of
+from tests.kit import new_game, race
+
+pytestmark = pytest.mark.django_db
+
+GAMES = [pytest.param(game, id=game.kind) for game in site.games()]
+
+
+def test_every_declared_game_is_under_contract() -> None:
+    kinds = {game.kind for game in site.games()}
+    assert {"gunfighter", "showdown", "highcard"} <= kinds
+    for game in site.games():
+        assert isinstance(contract_of(game), Contract)
+
+
+@pytest.fixture
+def seats(dealer: User, player_a: User, player_b: User) -> dict[str, User]:
+    return {"p1": dealer, "p2": player_a, "p3": player_b}
+
+
+def client_of(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def start(game: Game, campaign: Any, seats: dict[str, User]) -> Any:
+    users = list(seats.values())
+    data = {k: _value(v) for k, v in contract_of(game).new(users).items()}
+    return new_game(game.kind, campaign=campaign, actor=users[0], players=users, **data)
+
+
+def _value(raw: str) -> Any:
+    return int(raw) if raw.isdigit() else raw
+
+
+def written(row: Any) -> tuple[Any, ...]:
+    row.refresh_from_db()
+    return row.version, json.dumps(row.state, sort_keys=True), row.lines.count()
+
+
+def tap(game: Game, row: Any, user: User, move: Tap, **kit: Any) -> Any:
+    """A seat's move posted as its phone posts it (htmx), with its page's version and basis
+    unless ``kit`` says otherwise."""
+    pid, action, fields = move
+    row.refresh_from_db()
+    state = game.load(row.state)
+    post = {"version": row.version, "basis": game.basis(state, pid), "key": "", **fields, **kit}
+    url = reverse(f"{game.kind}:move", args=[row.campaign.slug, row.pk, action])
+    return client_of(user).post(url, post, HTTP_HX_REQUEST="true")
+
+
+def set_up(game: Game, row: Any, seats: dict[str, User]) -> Contract:
+    contract = contract_of(game)
+    for move in contract.setup:
+        answer = tap(game, row, seats[move[0]], move)
+        assert answer.status_code == 200
+        assert b"data-move-error" not in answer.content, answer.content[:400]
+    return contract
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_new_game_from_the_list_page_once_per_form(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    host = client_of(seats["p1"])
+    assert host.get(reverse(f"{game.kind}:list", args=[campaign.slug])).status_code == 200
+    users = list(seats.values())
+    post = {"player": [u.pk for u in users], "key": "one-form", **contract_of(game).new(users)}
+    url = reverse(f"{game.kind}:new", args=[campaign.slug])
+    first, again = host.post(url, post), host.post(url, post)
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert game.model._default_manager.filter(campaign=campaign).count() == 1
+    row = game.model._default_manager.get(campaign=campaign)
+    assert [s.user for s in row.seats.order_by("position")] == users
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_page_opens_for_members_and_for_nobody_else(
+    game: Game, campaign: Any, seats: dict[str, User], outsider: User
+) -> None:
+    row = start(game, campaign, seats)
+    urls = [reverse(f"{game.kind}:list", args=[campaign.slug])]
+    for name in ("detail", "version", "table", "story"):
+        try:
+            urls.append(reverse(f"{game.kind}:{name}", args=[campaign.slug, row.pk]))
+        except NoReverseMatch:
+            continue
+    for url in urls:
+        for user in seats.values():
+            assert client_of(user).get(url).status_code in (200, 204), url
+        assert client_of(outsider).get(url).status_code == 404, url
+        assert Client().get(url).status_code == 302, url
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_two_seats_tapping_on_the_same_page_both_go_through(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    first, second = contract.together
+    row.refresh_from_db()
+    version, state = row.version, game.load(row.state)
+    # Both pages were made at this version, each with its own seat's basis.
+    kit = [{"version": version, "basis": game.basis(state, move[0])} for move in (first, second)]
+    for move, made in zip((first, second), kit, strict=True):
+        answer = tap(game, row, seats[move[0]], move, **made)
+        assert b"data-move-error" not in answer.content, answer.content[:600]
+    row.refresh_from_db()
+    assert row.version == version + 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_double_tap_applies_once(game: Game, campaign: Any, seats: dict[str, User]) -> None:
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    move = contract.together[0]
+    row.refresh_from_db()
+    version, state = row.version, game.load(row.state)
+    kit = {"version": version, "basis": game.basis(state, move[0]), "key": "double"}
+    assert tap(game, row, seats[move[0]], move, **kit).status_code == 200
+    after = written(row)
+    again = tap(game, row, seats[move[0]], move, **kit)
+    assert again.status_code == 200
+    assert b"data-move-error" not in again.content
+    assert written(row) == after
+    assert after[0] == version + 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refusal_writes_nothing_and_says_why(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.refused is not None
+    move, reason = contract.refused
+    before = written(row)
+    answer = tap(game, row, seats[move[0]], move)
+    assert answer.status_code == 200
+    assert b"data-move-error" in answer.content
+    assert reason.encode() in answer.content
+    assert json.loads(answer["HX-Trigger"])["move-answered"]["refused"] is True
+    assert written(row) == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_move_on_a_table_moved_on_under_it_says_so(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    first, second = contract.together
+    row.refresh_from_db()
+    version = row.version
+    tap(game, row, seats[first[0]], first)
+    before = written(row)
+    # A page of before that move, whose basis no longer holds (a forged or outdated one).
+    answer = tap(game, row, seats[second[0]], second, version=version, basis="moved-on")
+    assert STALE.encode() in answer.content
+    assert written(row) == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_hidden_value_reaches_any_screen_of_any_viewer(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    row.refresh_from_db()
+    secrets = contract.secrets(row)
+    live = site.live(game.kind)
+    read = live.load(row.pk)
+    for pid, user in seats.items():
+        client = client_of(user)
+        surfaces = [
+            client.get(row.get_absolute_url()).content,
+            client.get(row.get_absolute_url(), HTTP_HX_REQUEST="true").content,
+            client.get(reverse(f"{game.kind}:version", args=[campaign.slug, row.pk])).content,
+            client.get(reverse(f"{game.kind}:list", args=[campaign.slug])).content,
+        ]
+        for name in ("table", "story"):
+            try:
+                url = reverse(f"{game.kind}:{name}", args=[campaign.slug, row.pk])
+            except NoReverseMatch:
+                continue
+            surfaces.append(client.get(url).content)
+        for as_table in (False, True) if game.shared_screen else (False,):
+            viewer = Viewer(user.pk, campaign.slug, row.pk, as_table, "t")
+            surfaces.append((live.panel(viewer, read) or "").encode())
+        for secret in (*secrets.get(pid, ()), *secrets.get("*", ())):
+            for surface in surfaces:
+                assert secret.encode() not in surface, (pid, secret)
+
+
+ODD: list[dict[str, Any]] = [
+    {"pid": ["p2", "p3"], "version": "x"},
+    {"version": "9" * 400, "key": "k" * 5000},
+    {"version": "-3", "basis": "\x00"},
+    {"pid": "p9", "basis": "z" * 3000, "version": "0"},
+    {"pid": "\x00", "version": ""},
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_post_gives_a_server_error(game: Game, campaign: Any, seats: dict[str, User]) -> None:
+    row = start(game, campaign, seats)
+    contract = contract_of(game)
+    fields = {f: ["1e3", "\x00"] for f in contract.fields}
+    for action in [*game.moves, "no-such-move"]:
+        url = reverse(f"{game.kind}:move", args=[campaign.slug, row.pk, action])
+        for data in ODD:
+            for user in (seats["p1"], seats["p2"]):
+                answer = client_of(user).post(url, {**data, **fields}, HTTP_HX_REQUEST="true")
+                assert answer.status_code < 500, (action, data)
+    new = reverse(f"{game.kind}:new", args=[campaign.slug])
+    for data in ODD:
+        assert client_of(seats["p1"]).post(new, {**data, "player": ["x", "\x00"]}).status_code < 500
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", GAMES)
+def test_two_seats_at_the_same_instant_both_go_through_and_a_double_tap_once(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    """On PostgreSQL's row lock, released at the same moment: two seats' taps and a third, the
+    first's double tap (its key)."""
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    row.refresh_from_db()
+    version, state = row.version, game.load(row.state)
+    moves = [*contract.together, contract.together[0]]
+    keys = ["first", "second", "first"]
+
+    def job(i: int) -> int:
+        move = moves[i]
+        made = {"version": version, "basis": game.basis(state, move[0]), "key": keys[i]}
+        answer = tap(game, row, seats[move[0]], move, **made)
+        assert b"data-move-error" not in answer.content, answer.content[:600]
+        return answer.status_code
+
+    assert race(3, job) == [200, 200, 200]
+    row.refresh_from_db()
+    assert row.version == version + 2
