@@ -1,6 +1,6 @@
-"""The Rulings page's text: how the app reads each unclear rule (shared/RULINGS.md), in plain
-words for the table. Ids and short titles match RULINGS.md, so code comments, tests and the page
-all cite the same R-numbers; the explanations are the app's own."""
+"""The Rulings page's text: how the app reads each unclear rule, in plain words for the table,
+with an id (R1, R2, …) that code comments, tests and the page all cite; each declared game adds
+its own readings (``register``). docs/rulings.md is written from it (``manage.py rulings_doc``)."""
 
 from __future__ import annotations
 
@@ -352,7 +352,7 @@ _REGISTERED: list[Ruling] = []
 
 
 def register(*rulings: Ruling) -> None:
-    """A game's readings on the Rulings page, after RULINGS.md's own; an id only once."""
+    """A game's readings on the Rulings page, after the Dust Devils rulings; an id only once."""
     known = {r.id for r in (*RULINGS, *_REGISTERED)}
     for ruling in rulings:
         if ruling.id in known:
@@ -363,7 +363,7 @@ def register(*rulings: Ruling) -> None:
 
 
 def grouped() -> list[tuple[str, list[Ruling]]]:
-    """The rulings in RULINGS.md's sections, in order, then each registered game's."""
+    """The Dust Devils rulings in their sections, in order, then each registered game's."""
     groups: dict[str, list[Ruling]] = {}
     for ruling in (*RULINGS, *_REGISTERED):
         groups.setdefault(ruling.group, []).append(ruling)

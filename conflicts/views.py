@@ -1,4 +1,4 @@
-"""The conflict screens (DESIGN.md, "The shape of a table action").
+"""The conflict screens (docs/architecture.md, "The shape of a table action").
 
 One URL shows each viewer their own screen: the Dealer's console (every hand) or the player's
 view (their own hand, phone first); the table view is the shared screen (public facts only).

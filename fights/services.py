@@ -1,4 +1,4 @@
-"""Writes to fights: set-up, and every move (DESIGN.md, "The shape of a table action").
+"""Writes to fights: set-up, and every move (docs/architecture.md, "The shape of a table action").
 
 ``fight_move`` is the one way a move reaches a fight, through the table kit's pipeline
 (``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with

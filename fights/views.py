@@ -1,4 +1,4 @@
-"""The fight screens (DESIGN.md, "The shape of a table action").
+"""The fight screens (docs/architecture.md, "The shape of a table action").
 
 One URL shows each viewer their own screen: the Dealer's console (every combatant's cards, the
 deck, the Fate pot) or the player's phone (their own cards); the table view is the shared screen

@@ -1,4 +1,4 @@
-"""Writes to the saloon (DESIGN.md, "The shape of a table action").
+"""Writes to the saloon (docs/architecture.md, "The shape of a table action").
 
 ``saloon_move`` is the one way a move reaches a game, through the table kit's pipeline
 (``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with

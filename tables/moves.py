@@ -1,4 +1,5 @@
-"""The one locked move pipeline of every table (DESIGN.md, "The shape of a table action").
+"""The one locked move pipeline of every table (docs/architecture.md, "The shape of a table
+action").
 
 A game describes its table once (``Table``: its state row, key and timeline models, its live
 channel, how it reads a table after the lock and what a move of one hand or seat is based on)

@@ -79,7 +79,8 @@ def _to_seat(text: str, row: HandRow) -> dict[str, str]:
 
 def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> dict[str, str]:
     """What the table waits for, from a player's seat; ``turn`` ("1") when it waits for this
-    player (the page marks it, and static/js/turn.js makes it noticeable)."""
+    player (the page marks it, and static/js/seat.js tells a player who asked when it is their
+    turn)."""
     if role == "table":
         return {"text": PHASE_LABELS[state.phase], "action": ""}
     mine = [r for r in rows if r.mine and not r.folded]

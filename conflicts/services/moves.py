@@ -1,4 +1,4 @@
-"""Every table move (DESIGN.md, "The shape of a table action").
+"""Every table move (docs/architecture.md, "The shape of a table action").
 
 ``conflict_move`` is the one way a move reaches a conflict, through the table kit's pipeline
 (``tables.moves.table_move``: lock, idempotency key, what the move was based on, save with

@@ -1,5 +1,6 @@
 """Moves racing each other on real PostgreSQL: the conflict row is locked for every move, a
-stale form or a repeated submit changes nothing (DESIGN.md, "The shape of a table action")."""
+stale form or a repeated submit changes nothing (docs/architecture.md, "The shape of a table
+action")."""
 
 from __future__ import annotations
 
