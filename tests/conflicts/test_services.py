@@ -1,5 +1,6 @@
 """The conflict service: one locked, versioned, idempotent move at a time
-(docs/architecture.md), with chips written to the ledger and Difficulty applied to the sheets (R9, R15, R18)."""
+(docs/architecture.md), with chips written to the ledger and Difficulty applied to the sheets
+(R9, R15, R18)."""
 
 from __future__ import annotations
 
