@@ -19,8 +19,8 @@ from showdown.engine import moves as m
 from showdown.engine.state import Options, Phase, state_from_data, state_to_data
 from showdown.models import Showdown, ShowdownLine, ShowdownMoveKey, ShowdownSeat
 from showdown.rulings import RULINGS
-from showdown.view import seat_basis, showdown_view, story_markdown
-from tables.game import Game, GameMove, NewGameForm, Word, count, move_of, plain
+from showdown.view import seat_basis, showdown_view
+from tables.game import Game, GameMove, Is, NewGameForm, Word, count, md, move_of, plain
 from tables.site import site
 
 
@@ -33,20 +33,8 @@ class NewShowdown(NewGameForm):
     events = forms.BooleanField(required=False)
 
 
-class Draw(GameMove):
-    def move(self, pid: str, now_ms: int) -> m.Move:
-        return m.Draw(pid, self.data.get("from") == "public")
-
-
-class Yes(forms.Field):
-    """A yes/no answer posted as ``yes`` (anything else is no)."""
-
-    def to_python(self, value: Any) -> bool:
-        return bool(value == "yes")
-
-
 MOVES: dict[str, type[GameMove]] = {
-    "draw": Draw,
+    "draw": move_of(m.Draw, public=Is("public"), posted={"from": "public"}),
     "cash": move_of(m.CashLoot, cards=count("Say how many Malloppo cards you discard.")),
     "cash-bounty": move_of(m.CashBounty, victim=Word()),
     "threaten": move_of(m.Threaten, target=Word(), pistol=Word(), second=Word()),
@@ -72,7 +60,7 @@ MOVES: dict[str, type[GameMove]] = {
     ),
     "confirm": plain(m.Confirm),
     "dispute": plain(m.Dispute),
-    "settle": move_of(m.Settle, upheld=Yes(required=False)),
+    "settle": move_of(m.Settle, upheld=Is("yes")),
     "reveal": move_of(
         m.RevealEvent, host=True, name=Word(), drawer=Word(), posted={"event": "name"}
     ),
@@ -162,8 +150,14 @@ class SaloonShowdown(Game):
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         return showdown_view(row, user, as_table=as_table)
 
-    def story_markdown(self, row: Any) -> str:
-        return story_markdown(row)
+    def story_end(self, state: Any) -> list[str]:
+        if not state.over:
+            return []
+        return ["", "## The scores", ""] + [
+            f"{i}. {md(p.name)}: {p.score}$ ({p.loot}$ loot + {p.bounty}$ bounty − "
+            f"{p.wounds} wound{'s' if p.wounds != 1 else ''})"
+            for i, p in enumerate(g.standings(state), start=1)
+        ]
 
 
 SHOWDOWN = site.register(SaloonShowdown())

@@ -249,26 +249,3 @@ def _event(state: State, me: str, name: dict[str, str], host: bool) -> dict[str,
         out["noon_fighters"] = _names(state, g.noon_fighters(state))
         out["turkey_shooters"] = _names(state, [p for p in state.pids if p != event.drawer])
     return out
-
-
-def story_markdown(showdown: Showdown) -> str:
-    """The game's story as Markdown: who sat where, every public line in order, the scores.
-    Only what the timeline holds: no count that was never revealed."""
-    state = readable(state_from_data, showdown.state)
-    out = [f"# {showdown.title}", "", f"*{_md(showdown.campaign.name)}*", "", "## At the table", ""]
-    out += [f"- {_md(p.name)}" for p in state.players]
-    out += ["", "## What happened", ""]
-    out += [f"- {_md(line.text)}" for line in showdown.lines.order_by("seq")]
-    if state.over:
-        out += ["", "## The scores", ""]
-        out += [
-            f"{i}. {_md(p.name)}: {p.score}$ ({p.loot}$ loot + {p.bounty}$ bounty − "
-            f"{p.wounds} wound{'s' if p.wounds != 1 else ''})"
-            for i, p in enumerate(g.standings(state), start=1)
-        ]
-    return "\n".join(out) + "\n"
-
-
-def _md(text: str) -> str:
-    """Text as one Markdown line: no line breaks, no raw HTML."""
-    return " ".join(text.split()).replace("<", "&lt;").replace(">", "&gt;")

@@ -39,6 +39,11 @@ from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
 
 
+def md(text: str) -> str:
+    """Text as one Markdown line: no line breaks, no raw HTML."""
+    return " ".join(text.split()).replace("<", "&lt;").replace(">", "&gt;")
+
+
 def display_name(user: User) -> str:
     """How a person is named at a table: their first name, else their username."""
     return user.first_name or user.get_username()
@@ -103,6 +108,17 @@ class Word(forms.CharField):
 
     def to_python(self, value: Any) -> str:
         return str(super().to_python(value))[:20]
+
+
+class Is(forms.Field):
+    """A choice true when posted as ``value`` (anything else, or nothing, is false)."""
+
+    def __init__(self, value: str, **kwargs: Any) -> None:
+        self.value = value
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> bool:
+        return bool(value == self.value)
 
 
 def count(missing: str, maximum: int = 1000) -> forms.IntegerField:
@@ -250,7 +266,23 @@ class Game:
         return {}
 
     def story_markdown(self, row: Any) -> str:
-        raise NotImplementedError
+        """The game's story as Markdown (``has_story``): who sat where, every public line in
+        order (``in_story``), and what the game adds at the end (``story_end``). Only what the
+        timeline holds: nothing that was never shown."""
+        state = self.load(row.state)
+        seats = row.seats.order_by("position").values_list("pid", flat=True)
+        out = [f"# {md(str(row))}", "", f"*{md(row.campaign.name)}*", "", "## At the table", ""]
+        out += [f"- {md(self.seat_name(state, pid) or pid)}" for pid in seats]
+        out += ["", "## What happened", ""]
+        out += [f"- {md(line.text)}" for line in row.lines.order_by("seq") if self.in_story(line)]
+        return "\n".join([*out, *self.story_end(state)]) + "\n"
+
+    def in_story(self, line: Any) -> bool:
+        return True
+
+    def story_end(self, state: Any) -> list[str]:
+        """The story's last lines (the scores…), as Markdown."""
+        return []
 
     def extra_urls(self) -> list[Any]:
         """The game's own URLs beside the site's (in its namespace, under its base)."""
