@@ -12,7 +12,11 @@ class ConflictsConfig(AppConfig):
     def ready(self) -> None:
         from campaigns.running import register
         from conflicts.models import Conflict
+        from conflicts.rulings import RULINGS
         from conflicts.running import running
+        from tables import rulings
 
         # Its tables in every page's "In play now" banner, their set-up and end announced.
         register("conflict", running=running, model=Conflict)
+        # The Dust Devils rulings, first on the Rulings page (tables.rulings).
+        rulings.register(*RULINGS, base=True)

@@ -4,27 +4,7 @@ its own readings (``register``). docs/rulings.md is written from it (``manage.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Ruling:
-    id: str
-    title: str
-    group: str
-    text: str
-    house_rule: bool = False
-    # Where the rulebook's text is unclear: the reading the team made, and why, shown beside
-    # the ruling and where the choice is made (issue 15).
-    reading: str = ""
-    # For the companion games' readings: the seed's own words the reading is about, quoted
-    # beside it (issue 31).
-    seed_words: str = ""
-
-    @property
-    def anchor(self) -> str:
-        return self.id
-
+from tables.rulings import Ruling
 
 CARDS, CONFLICT, SESSIONS, ACTION, SALOON, CHARACTERS = (
     "Cards and hands",
@@ -342,29 +322,3 @@ RULINGS: tuple[Ruling, ...] = (
         "Difficulty). The Deal uses current values.",
     ),
 )  # fmt: skip
-
-BY_ID = {r.id: r for r in RULINGS}
-
-
-# The readings of the games that join the table later (Saloon Showdown, The Gunfighter…):
-# each app registers its own from ``AppConfig.ready`` (``register``), in its own group.
-_REGISTERED: list[Ruling] = []
-
-
-def register(*rulings: Ruling) -> None:
-    """A game's readings on the Rulings page, after the Dust Devils rulings; an id only once."""
-    known = {r.id for r in (*RULINGS, *_REGISTERED)}
-    for ruling in rulings:
-        if ruling.id in known:
-            raise ValueError(f"ruling {ruling.id} is already on the page")
-        known.add(ruling.id)
-        _REGISTERED.append(ruling)
-        BY_ID[ruling.id] = ruling
-
-
-def grouped() -> list[tuple[str, list[Ruling]]]:
-    """The Dust Devils rulings in their sections, in order, then each registered game's."""
-    groups: dict[str, list[Ruling]] = {}
-    for ruling in (*RULINGS, *_REGISTERED):
-        groups.setdefault(ruling.group, []).append(ruling)
-    return list(groups.items())

@@ -21,7 +21,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
-from conflicts import rulings as rulings_text
 from conflicts.forms import ACTIONS, AdviceForm, ConflictCreateForm, NarrateForm, problem_of
 from conflicts.models import Conflict
 from conflicts.reads import TableRead, table_read
@@ -39,6 +38,7 @@ from dustdevils.idempotency import FreshKey
 from dustdevils.parsing import an_id, whole_number
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
+from tables import rulings as rulings_text
 from tables.views import answer, version_answer
 
 

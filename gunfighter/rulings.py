@@ -1,10 +1,10 @@
-"""The Gunfighter's readings on the Rulings page (``conflicts.rulings.register``, from
+"""The Gunfighter's readings on the Rulings page (``tables.rulings``, through its declaration, from
 ``GunfighterConfig.ready``): how the app reads seed 003, and every reading where it is silent,
 with the seed's own words beside them. Code comments and tests cite these ids."""
 
 from __future__ import annotations
 
-from conflicts.rulings import Ruling
+from tables.rulings import Ruling
 
 GROUP = "The Gunfighter"
 

@@ -1,10 +1,10 @@
-"""How the app reads Saloon Showdown (seed 001) where the seed is silent or unclear: registered
-on the Rulings page (``conflicts.rulings.register``) with the seed's own words beside each.
-Tests and the engine cite these ids."""
+"""How the app reads Saloon Showdown (seed 001) where the seed is silent or unclear: on the
+Rulings page (``tables.rulings``, through its declaration) with the seed's own words beside
+each. Tests and the engine cite these ids."""
 
 from __future__ import annotations
 
-from conflicts.rulings import Ruling
+from tables.rulings import Ruling
 
 GROUP = "Saloon Showdown"
 

@@ -36,7 +36,7 @@ from campaigns import tablegames
 from campaigns.access import membership_for
 from campaigns.running import RunningTable, Seats, seated_running
 from dustdevils.live.tables import LiveTable, Viewer
-from tables import pages
+from tables import pages, rulings
 from tables.game import Game
 from tables.streams import member_table, stream_view
 
@@ -54,7 +54,6 @@ class Site:
             raise ValueError(f"A game of kind {game.kind!r} is registered already.")
         self._games[game.kind] = game
         from campaigns import running
-        from conflicts import rulings
 
         running.register(game.kind, running=partial(running_tables, game), model=game.model)
         tablegames.register(

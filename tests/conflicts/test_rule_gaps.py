@@ -13,8 +13,9 @@ from django.test import Client
 from characters.models import Character
 from characters.services import chips_change, chips_grant
 from conflicts.models import Conflict, Event
-from conflicts.rulings import BY_ID, RULINGS
+from conflicts.rulings import RULINGS
 from conflicts.services import ConflictError, HandSpec, conflict_create, pid_of
+from tables.rulings import BY_ID
 from tests.conflicts.test_views import Table, arrange, cards, dealt, posse, quick_odds
 
 __all__ = ["posse", "quick_odds"]  # fixtures

@@ -11,7 +11,7 @@ import pytest
 
 from showdown.engine import moves as m
 from showdown.game import SHOWDOWN
-from showdown.models import Showdown, ShowdownLine
+from showdown.models import Showdown
 from tables.errors import Refused as ShowdownError
 from tests.kit import engine_move, race
 from tests.showdown.conftest import state_of
@@ -50,17 +50,3 @@ def test_two_shots_at_once_the_earlier_by_the_servers_clock_stands(
     assert fight is not None
     assert fight.claim is not None
     assert fight.claim.shooter == "p3"
-
-
-def test_a_double_tap_at_once_moves_once(showdown: Showdown, player_b: Any) -> None:
-    version, lines = showdown.version, ShowdownLine.objects.count()
-
-    def tap(i: int) -> None:
-        engine_move("showdown", showdown, player_b, m.CashLoot("p3", 2), version=version,
-                    key="same-form")  # fmt: skip
-
-    assert not any(isinstance(o, Exception) for o in race(2, tap))
-    showdown.refresh_from_db()
-    assert showdown.version == version + 1
-    assert state_of(showdown).player("p3").loot == 40
-    assert ShowdownLine.objects.count() > lines

@@ -66,19 +66,6 @@ def test_the_host_answers_a_duel_and_settles_for_the_dealer_token_holder(
     assert state.player("p2").bounty == 30
 
 
-def test_only_the_host_acts_for_another_and_an_odd_seat_is_refused(
-    showdown: Showdown, phones: dict[str, Client]
-) -> None:
-    """SS19: a player never moves for another; the host only for a seat at this game."""
-    before = written(showdown)
-    assert move(phones["p2"], showdown, "draw", pid="p3", **{"from": "deck"}).status_code == 403
-    for odd in ("p9", "\x00", "x" * 500):
-        answer = move(phones["p1"], showdown, "draw", htmx=True, pid=odd, **{"from": "deck"})
-        assert answer.status_code == 200
-        assert "No such player at this game." in answer.content.decode()
-    assert written(showdown) == before
-
-
 def test_a_host_who_does_not_play_can_still_run_the_table(
     campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:

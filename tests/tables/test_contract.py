@@ -271,3 +271,23 @@ def test_two_seats_at_the_same_instant_both_go_through_and_a_double_tap_once(
     assert race(3, job) == [200, 200, 200]
     row.refresh_from_db()
     assert row.version == version + 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_the_host_acts_for_another_seat_and_only_for_one_at_the_table(
+    game: Game, campaign: Any, seats: dict[str, User]
+) -> None:
+    """A player never makes another's move (403); the host acts for a seat whose phone is gone,
+    and only for a seat at this game (GF12, SS19)."""
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    pid, action, fields = contract.together[1]
+    before = written(row)
+    other = next(p for p in seats if p not in (pid, "p1"))
+    assert tap(game, row, seats[other], (pid, action, fields), pid=pid).status_code == 403
+    for odd in ("p9", "\x00", "x" * 500):
+        answer = tap(game, row, seats["p1"], (pid, action, fields), pid=odd)
+        assert answer.status_code == 200
+        assert game.no_seat.encode() in answer.content
+    assert written(row) == before

@@ -1,5 +1,5 @@
 """``manage.py rulings_doc``: docs/rulings.md, the rules as the app reads them, written from the
-Rulings page's registry (``conflicts.rulings``: the Dust Devils rulings and every declared
+Rulings page's registry (``tables.rulings``: the Dust Devils rulings and every declared
 game's readings). ``--check`` fails when the file is not current (tests/test_docs.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from conflicts import rulings
+from tables import rulings
 
 PATH = Path(settings.BASE_DIR) / "docs" / "rulings.md"
 
