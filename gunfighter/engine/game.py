@@ -547,7 +547,10 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
         "reviewing": turn,
         "waiting": waiting,
         "covert_waiting": covert_waiting(state),
-        "starter": starter(state),
+        "starter": starter(state),  # R39: starts the clock and reviews first
+        "clock_next": state.phase == Phase.PREPARE
+        and all(g.ready for g in state.standing)
+        and not covert_waiting(state),
         "western": state.western,
         "winner": state.winner,
         "covert_discard": state.covert_discard,
