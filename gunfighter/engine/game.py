@@ -129,6 +129,13 @@ def _take_back(state: GunfightState, pid: str) -> Outcome:
 
 
 def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outcome:
+    if isinstance(move, StartClock) and move.anyway:
+        # R38: the host's move (the app lets only the host make it), seated or not.
+        if state.phase == Phase.OVER:
+            raise IllegalMove("This gunfight is over.")
+        if state.phase == Phase.CHOOSE:
+            raise IllegalMove("First every gunfighter needs a character deck.")
+        return _clock(state, move.pid, move.at_ms, anyway=True)
     if not state.has(move.pid):
         raise IllegalMove("Only the gunfighters at this table play.")
     me = state.gunfighter(move.pid)
@@ -155,7 +162,7 @@ def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outco
     if isinstance(move, BandolierSet):
         return _ready(state, me)
     if isinstance(move, StartClock):
-        return _clock(state, me, move.at_ms, anyway=move.anyway)
+        return _clock(state, me.pid, move.at_ms, anyway=False)
     if isinstance(move, EnterMat):
         return _mat(state, me, move)
     raise IllegalMove("No such move.")
@@ -260,7 +267,7 @@ def _ready(state: GunfightState, me: Gunfighter) -> Outcome:
     return state, (Event(f"{me.name}'s bandolier is set.", me.pid),)
 
 
-def _clock(state: GunfightState, me: Gunfighter, at_ms: int, *, anyway: bool) -> Outcome:
+def _clock(state: GunfightState, pid: str, at_ms: int, *, anyway: bool) -> Outcome:
     """GF4, R38, R39: once every bandolier is set and every covert card played or passed, the
     one who saw a western last starts the clock; the host may start it without waiting for the
     covert cards of a phone gone quiet (``anyway``)."""
@@ -274,9 +281,9 @@ def _clock(state: GunfightState, me: Gunfighter, at_ms: int, *, anyway: bool) ->
         state = replace(state, phase=Phase.SHOWDOWN, clock_at=at_ms)
         why = f" without waiting for {_names(quiet)}'s covert card" if quiet else ""
         text = f"The host starts the clock{why}: showdown {state.showdown}!"
-        return state, (Event(text, me.pid),)
+        return state, (Event(text, pid),)
     first = starter(state)
-    if me.pid != first:
+    if pid != first:
         western = state.gunfighter(state.western).name
         why = "they saw a western last" if first == state.western else (
             f"they are the next one standing after {western}, who saw a western last"
@@ -287,7 +294,8 @@ def _clock(state: GunfightState, me: Gunfighter, at_ms: int, *, anyway: bool) ->
             f"Not yet: waiting for {_names(quiet)} to play a covert card or say “no covert card”."
         )
     state = replace(state, phase=Phase.SHOWDOWN, clock_at=at_ms)
-    return state, (Event(f"{me.name} starts the clock: showdown {state.showdown}!", me.pid),)
+    text = f"{state.gunfighter(pid).name} starts the clock: showdown {state.showdown}!"
+    return state, (Event(text, pid),)
 
 
 def _names(names: Sequence[str]) -> str:
@@ -532,8 +540,6 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
                 can.add("ready")
             elif me.pid == starter(state):
                 can.add("clock")
-            if me.pid in covert_waiting(state):
-                can.add("clock-anyway")  # R38: the host's, for this quiet phone (GF12)
         elif turn == me.pid:
             can.add("mat")
     if me is not None and me.pid in taken_back(state):

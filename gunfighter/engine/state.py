@@ -148,8 +148,8 @@ class BandolierSet:
 class StartClock:
     pid: str
     at_ms: int  # the countdown's start on the server's clock
-    # R38: the host starts it without waiting for a quiet phone's covert card (the service lets
-    # only the host send it).
+    # R38: the host starts it without waiting for a quiet phone's covert card (the app lets only
+    # the host send it; ``pid`` is then the host's seat, or "" for a host without one).
     anyway: bool = False
 
 
