@@ -1,5 +1,5 @@
 """The team's settled readings R35–R39 are on the Rulings page, each with the seed's own words
-beside it (issue 36), and the saloon's S-readings follow the saloon's last ruling (R36)."""
+beside it (issue 36); R36 follows the saloon's S-readings, as docs/rulings.md has it."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_each_settled_reading_is_on_the_rulings_page_with_the_seeds_words(
     assert text in entry
 
 
-def test_the_saloons_readings_follow_its_last_ruling(client: Client) -> None:
+def test_the_saloons_settled_reading_follows_its_s_readings(client: Client) -> None:
     page = client.get("/rulings/").content.decode()
-    assert page.index('id="R34"') < page.index('id="R36"') < page.index('id="S1"')
+    assert page.index('id="R34"') < page.index('id="S1"') < page.index('id="R36"')
     assert "R36 The saloon, settled" in page
