@@ -300,6 +300,19 @@ RULINGS: tuple[Ruling, ...] = (
         ),
     ),
     Ruling(
+        "R35", "A black joker is out until its round ends", ACTION,
+        "When the deck runs short in the middle of a round's deal, the discards are shuffled "
+        "back in, except a black joker drawn this round: it waits beside the deck and comes "
+        "back only with the reshuffle at the end of the round. So the black joker comes up at "
+        "most once in a round's deal, and the Dealer draws from the Fate pot for it at most "
+        "once a round.",
+        seed_words="The party action deck is reshuffled when there are no longer enough cards "
+        "left for someone to draw. … at the end of that round of combat the entire party action "
+        "deck is reshuffled so the Black Joker can show up again sooner.",
+        reading="The two reshuffles are read together: the one in the middle of a deal never "
+        "brings back the black joker that round, so its Fate draw is never doubled.",
+    ),
+    Ruling(
         "R34", "The saloon's readings", SALOON,
         "Where Death Enters the Saloon is silent, the readings S1–S6 below stand, with these "
         "corrections to the seed's letter: the brought-up player's extra question (up to "
@@ -308,6 +321,20 @@ RULINGS: tuple[Ruling, ...] = (
         "without “***”; a struck initial question may be asked again. The host may lower the "
         "Unwanted card too (the timeline says so), so an absent raiser cannot pause the table "
         "for good.",
+    ),
+    Ruling(
+        "R36", "The saloon, settled", SALOON,
+        "A turn has one extra question at most. It is offered to the players whose characters "
+        "were brought up, in the order they were brought up, until one of them asks it: a pass "
+        "hands it to the next, and once one asks, no one else is offered one. A question or cue "
+        "with “***” brings up that character only; the answer to a follow-up brings no one up; "
+        "nobody brings up their own character or the drawer's. The host may lower the Unwanted "
+        "card whether or not they hold a seat at the game.",
+        seed_words="the player of the character brought up by the initial question always has "
+        "the right to ask the Doomed an extra question (up to a maximum of three), provided that "
+        "they have not already asked one. Note that bringing up other characters in follow-up "
+        "questions does not allow the respective players to ask additional questions",
+        reading="“An extra question” is one a turn, whoever it goes to: S3's “until one asks”.",
     ),
     Ruling(
         "R28", "Creating a player character", CHARACTERS,

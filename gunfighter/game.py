@@ -49,6 +49,16 @@ class StartTheClock(GameMove):
         return s.StartClock(pid, at_ms=now_ms + LEAD_MS)
 
 
+class StartTheClockAnyway(StartTheClock):
+    """R38: the host starts the clock without waiting for a quiet phone's covert card."""
+
+    host_only = True
+    host_refusal = "Only the host starts the clock without waiting for everyone (R38)."
+
+    def move(self, pid: str, now_ms: int) -> s.Move:
+        return s.StartClock(pid, at_ms=now_ms + LEAD_MS, anyway=True)
+
+
 class Mat(GameMove):
     """``hit_<pid>``: the points each gunfighter dealt (blank is 0); ``left``: the cards left in
     the bandolier; ``last``: who dealt the last point, when the damage kills."""
@@ -87,6 +97,7 @@ MOVES: dict[str, type[GameMove]] = {
     "choose": Choose, "random": plain(s.DrawAtRandom), "covert": plain(s.PlayCovert),
     "ready": plain(s.BandolierSet), "clock": StartTheClock, "mat": Mat,
     "takeback": plain(s.TakeBack), "uncovert": plain(s.TakeBackCovert),
+    "nocovert": plain(s.NoCovert), "clock-anyway": StartTheClockAnyway,  # R38
 }  # fmt: skip
 
 
@@ -208,6 +219,9 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "rows": rows,
         "others": [f for f in state.gunfighters if f.standing],
         "waiting_names": [names[p] for p in view["waiting"]],
+        # R38/R39: before the clock, who it waits for (covert cards) and who starts it.
+        "covert_names": [names[p] for p in view["covert_waiting"]],
+        "clock_by": names.get(view["starter"], "") if view["clock_next"] else "",
         "reviewing": names.get(view["reviewing"], ""),
         "western": names[state.western],
         "winner": names.get(view["winner"], ""),

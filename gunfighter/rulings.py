@@ -45,8 +45,10 @@ RULINGS = (
     ),
     Ruling(
         "GF4", "The showdown clock", GROUP,
-        "Each gunfighter taps \u201cBandolier set\u201d; then any of them starts the clock, on "
-        "every phone at once: a moment to look up, 5 seconds of countdown, 5 seconds of play, "
+        "Each gunfighter taps \u201cBandolier set\u201d, then plays a covert card or taps "
+        "\u201cno covert card\u201d (R38); then whoever saw a western last starts the clock "
+        "(R39), on every phone at once: a moment to look up, 5 seconds of countdown, 5 seconds "
+        "of play, "
         "with a beep and a vibration at each edge. Covert cards and \u201cBandolier set\u201d "
         "are refused once it started; mats are entered only once it hit zero.",
         seed_words="A showdown is a 10 second period of time in which the first 5 seconds are a "
@@ -95,8 +97,35 @@ RULINGS = (
         "is now free to play one covert card.",
         reading="The seed never says that covert cards are drawn again, so the app never deals "
         "the 42 cards' rest. The seed plays them \u201conce each gunfighter's bandolier is "
-        "laid out\u201d: the app counts one whenever it is tapped before the clock starts, and "
-        "the clock waits for every bandolier; the order itself is kept at the table.",
+        "laid out\u201d: the app refuses one before every bandolier is set, and the clock "
+        "waits for every covert card or \u201cno covert card\u201d (R38).",
+    ),
+    Ruling(
+        "R38", "The Gunfighter, settled", GROUP,
+        "The readings GF1\u2013GF12 stand, with these changes. Covert cards come after the "
+        "bandoliers: one is refused, in plain words, until every living gunfighter's bandolier "
+        "is set. The clock waits for everyone: it starts once every living gunfighter has "
+        "played their covert card or tapped \u201cno covert card\u201d (one with no covert "
+        "card left has said so); the host may start it anyway for a phone that has gone quiet, "
+        "and the timeline says so. A kill ends the showdown after the reviews: every mat is "
+        "still reviewed, then the dead are eliminated, together, and each killer claims the "
+        "covert cards the fallen one held then. Claiming them and pocketing left-over cards are "
+        "taken by default; the app records each mat's damage, not each card: cards played too "
+        "early or too late are the table's to judge.",
+        seed_words="Once each gunfighter's bandolier is laid out, each gunfighter is now free "
+        "to play one covert card. \u2026 Once the showdown is over and each player has "
+        "reviewed what has happened to their gunfighter, 3 things can occur",
+        reading="The seed's order is kept on the phones: bandoliers, covert cards, the clock; "
+        "the dead leave once the review is done, not in the middle of it.",
+    ),
+    Ruling(
+        "R39", "Who starts the clock and reviews first", GROUP,
+        "It does not change between showdowns: the one named at the start as having seen a "
+        "western last starts the clock and reviews their mat first, every showdown; once they "
+        "are out, the next one standing after them clockwise.",
+        seed_words="Starting with the player who has most recently seen a western movie take "
+        "turns examining what happened to that gunfighter",
+        reading="One name, asked once, for both: the seed's timer needs someone to start it.",
     ),
     Ruling(
         "GF9", "The pocket", GROUP,

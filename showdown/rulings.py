@@ -100,11 +100,13 @@ RULINGS = (
     _r(
         "SS9",
         "The Law",
-        "“Io sono la Legge.” ends the threatener's turn at once with nothing done (they lose "
-        "that turn, not the next). A Law trio holder who wins a duel ticks it on their shot and "
-        "takes the loser's bounty twice: once from the loser, once from the Bank.",
+        "“Io sono la Legge.” ends the threatener's turn at once with nothing done, and they go "
+        "to jail: they skip their next turn too (R37). A Law trio holder who wins a duel ticks "
+        "it on their shot and takes the loser's bounty twice: once from the loser, once from the "
+        "Bank.",
         "Quel giocatore perde il turno, e tu incassi il valore della sua Taglia",
-        "The threatener is in the middle of their turn: it is that turn they lose.",
+        "The threatener is in the middle of their turn: it is that turn they lose, and the jail "
+        "takes the next one (R37).",
     ),
     _r(
         "SS10",
@@ -113,7 +115,8 @@ RULINGS = (
         "while a pistol is left (three at most). Then only the Bottle interrupts. The first "
         "threatened player closes the chain and referees; the others race like a duel, shooting "
         "whom they like. A Bottle knocks one gunman out (the first threatener too) and the others "
-        "stay in the standoff; one gunman left standing ends it with nothing.",
+        "stay in the standoff; one knocked out cannot join it again (R37); one gunman left "
+        "standing ends it with nothing.",
         "Questo può avvenire più volte, a catena, finché ci sono pistole disponibili",
         "The seed does not say who ends the chain: the referee does, on their phone.",
     ),
@@ -144,10 +147,27 @@ RULINGS = (
         "The end",
         "The first player to reach 130$ loot or a third wound sets the end: the game ends at the "
         "end of the turn of the player on their right (the one who plays just before them). "
-        "Later triggers change nothing.",
+        "Later triggers change nothing; of two in the same move, the first in turn order from "
+        "the player whose turn it is counts (R37).",
         "il gioco termina alla fine del turno del giocatore alla destra di chi ha ottenuto 130$ "
         "o 3 Ferite",
         "The first trigger counts.",
+    ),
+    _r(
+        "R37",
+        "Saloon Showdown, settled",
+        "The readings SS1–SS22 stand, with these changes. The Law: the jailed threatener's "
+        "threat ends with nothing done and they skip their next turn — play passes over them "
+        "once, and the timeline and their phone say so (“in jail: skips this turn”). The "
+        "standoff: a player knocked out of it by the Bottle cannot join that standoff again, "
+        "the first threatener included. When two players reach 130$ or a third wound in the "
+        "same move, the game ends after the turn of the player on the right of whichever of them "
+        "comes first in turn order, counting from the player whose turn it is.",
+        "sbattilo in gattabuia! Quel giocatore perde il turno … elimina dallo Stallo il giocatore "
+        "che colpisce … il gioco termina alla fine del turno del giocatore alla destra di chi ha "
+        "ottenuto 130$ o 3 Ferite",
+        "Jail is more than losing the turn under way: the next one goes too. Two triggers at "
+        "once are taken in the order the table plays.",
     ),
     _r(
         "SS14",

@@ -98,6 +98,7 @@ def showdown_view(
                 "me": p.pid == me,
                 "turn": p.pid == state.turn,
                 "dealer": p.pid == state.dealer,
+                "jailed": p.pid in state.jailed,  # R37: skips their next turn
             }
             for p in state.players
         ],
@@ -163,7 +164,7 @@ def _threat(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
             "standoff": [name[p] for p in threat.standoff], "first": name[threat.first],
             "escaped": bool(threat.escaped),
         }  # fmt: skip
-        involved = (threat.threatener, threat.first, *threat.standoff)
+        involved = (threat.threatener, threat.first, *threat.standoff, *threat.knocked)  # R37
         out["i_am_threatened"] = state.phase == Phase.THREAT and me == threat.target
         out["may_standoff"] = (
             state.phase == Phase.THREAT and bool(me) and me not in involved

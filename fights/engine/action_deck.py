@@ -46,8 +46,10 @@ How the app reads what the rulings leave open
   that round (``up`` says why). Its Fate draw is a secret of its holder and the Dealer until it
   is played or the round ends; the Fate pot's counts are the Dealer's for the same reason.
 - R25: a deal reshuffles the deck with the discards whenever the deck holds fewer cards than the
-  next combatant needs. Only when every other card is in a hand or a sleeve (lifted caps) does a
-  combatant get fewer cards, and the timeline says so.
+  next combatant needs; R35: a black joker drawn this round stays out of that reshuffle (it
+  returns with the end-of-round one), so it comes up and earns a Fate draw at most once a
+  round. Only when every other card is in a hand or a sleeve (lifted caps) does a combatant get
+  fewer cards, and the timeline says so.
 - R26/R33: an interrupt acts against the action under way: the card that is up, whose holder
   is about to act (the table hears the action, the interrupt is recorded before it). An opposed
   roll is a success when it beats the other total, a raise when it beats it by 5 or more
@@ -779,18 +781,25 @@ def _deal_round(state: FightState, move: DealRound, rng: random.Random | None) -
             )  # fmt: skip
             counts.append(f"{c.name} none ({why})")
             continue
-        if len(stock) < due and discards:
-            pile = stock + discards
+        # R35: a black joker drawn this round waits beside the deck: it comes back only with
+        # the end-of-round reshuffle, so it comes up (and earns a Fate draw) once a round.
+        waiting_out = [d for d in discards if d is BLACK_JOKER and state.reshuffle_at_end]
+        back = [d for d in discards if d not in waiting_out]
+        if len(stock) < due and back:
+            pile = stock + back
             rng.shuffle(pile)
+            aside = " (the black joker waits out the round, R35)" if waiting_out else ""
             events.append(
                 f"The deck holds {len(stock)} card{'s' if len(stock) != 1 else ''} and {c.name} "
-                f"needs {due}: the deck and the discards ({len(pile)} cards) are shuffled together."
+                f"needs {due}: the deck and the discards ({len(pile)} cards) are shuffled "
+                f"together{aside}."
             )
-            stock, discards = pile, []
+            stock, discards = pile, waiting_out
         taken, stock = stock[:due], stock[due:]
         if len(taken) < due:
+            aside = " (the black joker waits out the round, R35)" if waiting_out else ""
             events.append(
-                f"Every other card is in play: {c.name} gets {len(taken)} of {due} cards."
+                f"Every other card is in play{aside}: {c.name} gets {len(taken)} of {due} cards."
             )
         hand: list[Card] = []
         sleeve = c.sleeve

@@ -1,7 +1,10 @@
 """The Gunfighter's rules as the app keeps them (seed 003): ``new_game``, ``apply`` (a move to
 a new state and the timeline's events, or ``IllegalMove`` in plain words) and ``visible`` (the
 one per-viewer view). Randomness is injected (``rng``), time is given by the moves (the server's
-clock): no clock, no globals here. Readings GF1–GF12: gunfighter/rulings.py."""
+clock): no clock, no globals here. Readings GF1–GF12: gunfighter/rulings.py, with the team's
+R38 (covert cards after the bandoliers; the clock waits for every covert card or "no covert
+card", the host may start it anyway; a kill eliminates after the reviews) and R39 (whoever saw a
+western last starts the clock and reviews first, every showdown)."""
 
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from gunfighter.engine.state import (
     GunfightState,
     Hit,
     Move,
+    NoCovert,
     Phase,
     PlayCovert,
     Showdown,
@@ -125,6 +129,13 @@ def _take_back(state: GunfightState, pid: str) -> Outcome:
 
 
 def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outcome:
+    if isinstance(move, StartClock) and move.anyway:
+        # R38: the host's move (the app lets only the host make it), seated or not.
+        if state.phase == Phase.OVER:
+            raise IllegalMove("This gunfight is over.")
+        if state.phase == Phase.CHOOSE:
+            raise IllegalMove("First every gunfighter needs a character deck.")
+        return _clock(state, move.pid, move.at_ms, anyway=True)
     if not state.has(move.pid):
         raise IllegalMove("Only the gunfighters at this table play.")
     me = state.gunfighter(move.pid)
@@ -144,12 +155,14 @@ def _apply(state: GunfightState, move: Move, rng: random.Random | None) -> Outco
         raise IllegalMove("First every gunfighter needs a character deck.")
     if isinstance(move, PlayCovert):
         return _covert(state, me)
+    if isinstance(move, NoCovert):
+        return _no_covert(state, me)
     if isinstance(move, TakeBackCovert):
         return _uncovert(state, me)
     if isinstance(move, BandolierSet):
         return _ready(state, me)
     if isinstance(move, StartClock):
-        return _clock(state, me, move.at_ms)
+        return _clock(state, me.pid, move.at_ms, anyway=False)
     if isinstance(move, EnterMat):
         return _mat(state, me, move)
     raise IllegalMove("No such move.")
@@ -176,16 +189,62 @@ def _choose(state: GunfightState, me: Gunfighter, deck: str) -> Outcome:
     return state, tuple(events)
 
 
-def _covert(state: GunfightState, me: Gunfighter) -> Outcome:
+def _bandoliers_first(state: GunfightState) -> None:
+    """R38: "Once each gunfighter's bandolier is laid out, each gunfighter is now free to play
+    one covert card": not before every living gunfighter's bandolier is set."""
     if state.phase != Phase.PREPARE:
         raise IllegalMove("Too late: covert cards are played before the clock starts.")
+    waiting = [g.name for g in state.standing if not g.ready]
+    if waiting:
+        raise IllegalMove(
+            "Not yet: covert cards come once every bandolier is set; waiting for "
+            f"{_names(waiting)} to set their bandolier."
+        )
+
+
+def has_chosen(g: Gunfighter) -> bool:
+    """R38: played their covert card, said "no covert card", or holds none (said so)."""
+    return g.covert_played or g.no_covert or g.covert == 0
+
+
+def covert_waiting(state: GunfightState) -> tuple[str, ...]:
+    """R38: once every bandolier is set, who the clock still waits for: their covert card or
+    "no covert card" (none before the bandoliers: the table waits for those first)."""
+    if state.phase != Phase.PREPARE or any(not g.ready for g in state.standing):
+        return ()
+    return tuple(g.pid for g in state.standing if not has_chosen(g))
+
+
+def starter(state: GunfightState) -> str:
+    """R39/GF3: who starts the clock, every showdown: whoever saw a western last (once they
+    are out, the next one standing after them); the same one reviews first."""
+    order = review_order(state)
+    return order[0] if order else ""
+
+
+def _covert(state: GunfightState, me: Gunfighter) -> Outcome:
+    _bandoliers_first(state)
     if me.covert_played:
         raise IllegalMove("You played your one covert card for this showdown already.")
     if me.covert < 1:
         raise IllegalMove("You hold no covert card.")
-    me = replace(me, covert=me.covert - 1, covert_played=True)
+    me = replace(me, covert=me.covert - 1, covert_played=True, no_covert=False)
     state = replace(_put(state, me), covert_discard=state.covert_discard + 1)
     return state, (Event(f"{me.name} plays a covert card ({me.covert} left in hand).", me.pid),)
+
+
+def _no_covert(state: GunfightState, me: Gunfighter) -> Outcome:
+    """R38: the gunfighter plays no covert card this showdown (until the clock, they may still
+    change their mind and play one)."""
+    _bandoliers_first(state)
+    if me.covert_played:
+        raise IllegalMove("You played a covert card for this showdown: take it back first.")
+    if me.covert < 1:
+        raise IllegalMove("You hold no covert card: the table need not wait for one.")
+    if me.no_covert:
+        raise IllegalMove("You said “no covert card” already.")
+    state = _put(state, replace(me, no_covert=True))
+    return state, (Event(f"{me.name} plays no covert card this showdown.", me.pid),)
 
 
 def _uncovert(state: GunfightState, me: Gunfighter) -> Outcome:
@@ -208,14 +267,35 @@ def _ready(state: GunfightState, me: Gunfighter) -> Outcome:
     return state, (Event(f"{me.name}'s bandolier is set.", me.pid),)
 
 
-def _clock(state: GunfightState, me: Gunfighter, at_ms: int) -> Outcome:
+def _clock(state: GunfightState, pid: str, at_ms: int, *, anyway: bool) -> Outcome:
+    """GF4, R38, R39: once every bandolier is set and every covert card played or passed, the
+    one who saw a western last starts the clock; the host may start it without waiting for the
+    covert cards of a phone gone quiet (``anyway``)."""
     if state.phase == Phase.SHOWDOWN:
         raise IllegalMove("The clock is running already.")
     waiting = [g.name for g in state.standing if not g.ready]
     if waiting:
         raise IllegalMove(f"Not yet: waiting for {_names(waiting)} to set their bandolier.")
+    quiet = [state.gunfighter(p).name for p in covert_waiting(state)]
+    if anyway:
+        state = replace(state, phase=Phase.SHOWDOWN, clock_at=at_ms)
+        why = f" without waiting for {_names(quiet)}'s covert card" if quiet else ""
+        text = f"The host starts the clock{why}: showdown {state.showdown}!"
+        return state, (Event(text, pid),)
+    first = starter(state)
+    if pid != first:
+        western = state.gunfighter(state.western).name
+        why = "they saw a western last" if first == state.western else (
+            f"they are the next one standing after {western}, who saw a western last"
+        )  # fmt: skip
+        raise IllegalMove(f"{state.gunfighter(first).name} starts the clock: {why}.")
+    if quiet:
+        raise IllegalMove(
+            f"Not yet: waiting for {_names(quiet)} to play a covert card or say “no covert card”."
+        )
     state = replace(state, phase=Phase.SHOWDOWN, clock_at=at_ms)
-    return state, (Event(f"{me.name} starts the clock: showdown {state.showdown}!", me.pid),)
+    text = f"{state.gunfighter(pid).name} starts the clock: showdown {state.showdown}!"
+    return state, (Event(text, pid),)
 
 
 def _names(names: Sequence[str]) -> str:
@@ -278,8 +358,12 @@ def _mat(state: GunfightState, me: Gunfighter, move: EnterMat) -> Outcome:
     )  # fmt: skip
     state = replace(_put(state, me), hits=(*state.hits, *hits))
     if killed:
-        state, fell = _eliminate(state, me, killer)
-        events += fell
+        # R38: the dead are eliminated once every mat is reviewed (``_close``).
+        state = _put(state, replace(me, killed_by=killer))
+        by = "their own card" if killer == me.pid else state.gunfighter(killer).name
+        events.append(
+            Event(f"{me.name} is shot down by {by}: eliminated once every mat is reviewed.", me.pid)
+        )
     if not reviewing(state):
         return _close(state, events)
     return state, tuple(events)
@@ -301,15 +385,24 @@ def _mat_line(state: GunfightState, me: Gunfighter, hits: tuple[Hit, ...]) -> Ev
     )
 
 
+def _eliminate_the_dead(state: GunfightState, events: list[Event]) -> GunfightState:
+    """R38: every mat reviewed, the dead are eliminated, in the order of the review; each one's
+    covert cards are the ones they held when the review ended (all claimed at once)."""
+    dead = [state.gunfighter(p) for p in review_order(state)]
+    dead = [d for d in dead if d.standing and d.lives == 0]
+    for d in dead:
+        state = _put(state, replace(d, out=state.showdown, covert=0, ready=False))
+    for d in dead:
+        state, fell = _eliminate(state, d, d.killed_by, d.covert)
+        events += fell
+    return state
+
+
 def _eliminate(
-    state: GunfightState, me: Gunfighter, killer: str
+    state: GunfightState, me: Gunfighter, killer: str, taken: int
 ) -> tuple[GunfightState, list[Event]]:
     """GF5: the last point's dealer claims the fallen's covert cards; dealt by their own card,
     the cards go to the covert discard pile."""
-    me = state.gunfighter(me.pid)
-    taken = me.covert
-    fallen = replace(me, out=state.showdown, killed_by=killer, covert=0, ready=False)
-    state = _put(state, fallen)
     if killer and killer != me.pid:
         k = state.gunfighter(killer)
         state = _put(state, replace(k, covert=k.covert + taken))
@@ -331,8 +424,9 @@ def _eliminate(
 
 
 def _close(state: GunfightState, events: list[Event]) -> Outcome:
-    """Every mat reviewed: the showdown goes into the story; the last one standing wins (GF9),
-    else the next showdown begins."""
+    """Every mat reviewed: the dead are eliminated (R38), the showdown goes into the story; the
+    last one standing wins (GF9), else the next showdown begins."""
+    state = _eliminate_the_dead(state, events)
     fallen = tuple((g.pid, g.killed_by) for g in state.gunfighters if g.out == state.showdown)
     record = Showdown(state.showdown, state.hits, fallen)
     state = replace(state, history=(*state.history, record), hits=())
@@ -374,7 +468,7 @@ def _next_showdown(state: GunfightState, events: list[Event]) -> Outcome:
             g = replace(
                 g, stock=stock - BANDOLIER, bandolier=BANDOLIER,
                 pocket=0 if short else g.pocket, discard=0 if short else g.discard,
-                ready=False, covert_played=False, reviewed=False,
+                ready=False, covert_played=False, no_covert=False, reviewed=False,
             )  # fmt: skip
         gunfighters.append(g)
     number = state.showdown + 1
@@ -396,7 +490,8 @@ def whose_move(state: GunfightState) -> tuple[str, ...]:
     if state.phase == Phase.CHOOSE:
         return tuple(g.pid for g in state.gunfighters if not g.deck)
     if state.phase == Phase.PREPARE:
-        return tuple(g.pid for g in state.standing if not g.ready)
+        unset = tuple(g.pid for g in state.standing if not g.ready)
+        return unset or covert_waiting(state) or (starter(state),)
     turn = reviewing(state)
     return (turn,) if turn else ()
 
@@ -434,11 +529,17 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
         if state.phase == Phase.CHOOSE:
             can |= {"random"} | ({"choose"} if not me.deck else set())
         elif state.phase == Phase.PREPARE:
-            if not me.covert_played and me.covert:
+            set_ = all(g.ready for g in state.standing)
+            if set_ and not me.covert_played and me.covert:
                 can.add("covert")
+                if not me.no_covert:
+                    can.add("nocovert")
             if me.covert_played:
                 can.add("uncovert")
-            can.add("clock" if me.ready else "ready")
+            if not me.ready:
+                can.add("ready")
+            elif me.pid == starter(state):
+                can.add("clock")
         elif turn == me.pid:
             can.add("mat")
     if me is not None and me.pid in taken_back(state):
@@ -451,6 +552,11 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
         "play_ms": PLAY_MS,
         "reviewing": turn,
         "waiting": waiting,
+        "covert_waiting": covert_waiting(state),
+        "starter": starter(state),  # R39: starts the clock and reviews first
+        "clock_next": state.phase == Phase.PREPARE
+        and all(g.ready for g in state.standing)
+        and not covert_waiting(state),
         "western": state.western,
         "winner": state.winner,
         "covert_discard": state.covert_discard,

@@ -47,6 +47,7 @@ class Gunfighter:
     discard: int = 0
     ready: bool = False  # the bandolier is set (this showdown)
     covert_played: bool = False  # this showdown's one covert card
+    no_covert: bool = False  # said "no covert card" for this showdown (R38)
     reviewed: bool = False  # this showdown's mat is reviewed
     out: int = 0  # the showdown they were eliminated in (0: standing)
     killed_by: str = ""
@@ -132,6 +133,13 @@ class PlayCovert:
 
 
 @dataclass(frozen=True)
+class NoCovert:
+    """R38: "no covert card" for this showdown, so the clock need not wait for one."""
+
+    pid: str
+
+
+@dataclass(frozen=True)
 class BandolierSet:
     pid: str
 
@@ -140,6 +148,9 @@ class BandolierSet:
 class StartClock:
     pid: str
     at_ms: int  # the countdown's start on the server's clock
+    # R38: the host starts it without waiting for a quiet phone's covert card (the app lets only
+    # the host send it; ``pid`` is then the host's seat, or "" for a host without one).
+    anyway: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,8 +182,8 @@ class TakeBackCovert:
 
 
 Move = (
-    ChooseDeck | DrawAtRandom | PlayCovert | TakeBackCovert | BandolierSet | StartClock
-    | EnterMat | TakeBack
+    ChooseDeck | DrawAtRandom | PlayCovert | NoCovert | TakeBackCovert | BandolierSet
+    | StartClock | EnterMat | TakeBack
 )  # fmt: skip
 
 

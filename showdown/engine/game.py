@@ -1,7 +1,10 @@
 """Saloon Showdown's rules: ``new_game`` and ``apply(state, move, rng) -> Outcome``.
 
 Every refusal is an ``IllegalMove`` in plain words. The ruling ids (SS1–SS22) are registered
-on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text.
+on the Rulings page by ``showdown.apps``; ``READINGS`` below is their text. The team's R37
+settles three of them: the Law's jailed threatener skips their next turn too (SS9), one knocked
+out of a standoff by the Bottle cannot join it again (SS10), and of two end triggers in one move
+the first in turn order from the player whose turn it is counts (SS13).
 """
 
 from __future__ import annotations
@@ -177,6 +180,12 @@ def _end_turn(state: State, log: _Log) -> State:
     if state.end_after == me:
         return _finish(replace(state, reminder=reminder), log)
     nxt = state.after(me)
+    while nxt in state.jailed:  # R37: play passes over the jailed once
+        log(f"{log.name(nxt)} is in jail: skips this turn.", "turn", nxt)
+        state = replace(state, jailed=tuple(p for p in state.jailed if p != nxt))
+        if state.end_after == nxt:  # their turn, skipped, was the last one
+            return _finish(replace(state, reminder=reminder), log)
+        nxt = state.after(nxt)
     log(f"{log.name(nxt)}’s turn.", "turn", nxt)
     return replace(state, turn=nxt, reminder=reminder)
 
@@ -399,13 +408,14 @@ def _law(state: State, move: m.Law, rng: random.Random, log: _Log) -> State:
     amount = state.player(threat.threatener).bounty
     state = _gain(state, move.pid, loot=amount)
     log(
-        f"{log.name(move.pid)}: “Io sono la Legge.” {log.name(threat.threatener)} goes to jail "
-        f"and loses the turn; {log.name(move.pid)} takes {amount}$ from the Bank, the value of "
-        "their bounty.",
+        f"{log.name(move.pid)}: “Io sono la Legge.” {log.name(threat.threatener)} goes to jail: "
+        f"the threat ends with nothing done, and they skip their next turn; "
+        f"{log.name(move.pid)} takes {amount}$ from the Bank, the value of their bounty.",
         "money",
         move.pid,
     )
-    return _end_turn(state, log)
+    jailed = (*state.jailed, threat.threatener)  # R37
+    return _end_turn(replace(state, jailed=jailed), log)
 
 
 def _desperado(state: State, move: m.Desperado, rng: random.Random, log: _Log) -> State:
@@ -431,6 +441,8 @@ def _standoff(state: State, move: m.Standoff, rng: random.Random, log: _Log) -> 
         raise IllegalMove("There is no Mexican standoff in the simple game.")
     if move.pid in (threat.threatener, threat.first, *threat.standoff):
         raise IllegalMove("You are in this threat already.")
+    if move.pid in threat.knocked:  # R37: "elimina dallo Stallo il giocatore che colpisce"
+        raise IllegalMove("The Bottle knocked you out of this standoff: you cannot join it again.")
     if len(threat.standoff) + 1 >= len(PISTOLS):
         raise IllegalMove("No pistol is left on the table.")
     last = threat.standoff[-1] if threat.standoff else threat.threatener
@@ -482,9 +494,17 @@ def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> Stat
         if len(left) < 2:  # SS10: one gunman left standing is no standoff
             log("Nobody is left to shoot at: the standoff is over.")
             return _end_turn(state, log)
+        knocked = (*threat.knocked, move.hit)  # R37: out for good, the first threatener too
         if fight is None:  # seed: "il gioco continua con i giocatori rimasti ancora nello Stallo"
-            return replace(state, threat=replace(threat, threatener=left[0], standoff=left[1:]))
-        return replace(state, fight=replace(fight, members=left, ready=(), go_at=None))
+            return replace(
+                state,
+                threat=replace(threat, threatener=left[0], standoff=left[1:], knocked=knocked),
+            )
+        return replace(
+            state,
+            threat=replace(threat, knocked=knocked),
+            fight=replace(fight, members=left, ready=(), go_at=None),
+        )
     log(
         f"{me}: “Crash!” on {log.name(threat.threatener)} with the Bottle: the threat is off; "
         f"{me} shows three {threat.pistol} cards, draws three new ones and takes 20$ from the "
@@ -841,9 +861,14 @@ def _correct(state: State, move: m.Correct, rng: random.Random, log: _Log) -> St
 
 
 def _check_end(state: State, log: _Log) -> State:
+    """SS13, R37: of several who reach 130$ or a third wound in one move, the first in turn
+    order counting from the player whose turn it is sets the end."""
     if state.trigger or state.over:
         return state
-    for p in state.players:
+    pids = state.pids
+    start = pids.index(state.turn)
+    for pid in pids[start:] + pids[:start]:
+        p = state.player(pid)
         if p.loot >= TARGET_LOOT or p.wounds >= MAX_WOUNDS:
             why = f"{TARGET_LOOT}$ of loot" if p.loot >= TARGET_LOOT else "a third wound"
             right = state.before(p.pid)

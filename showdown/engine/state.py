@@ -80,6 +80,7 @@ class Threat:
     escaped: tuple[str, ...] = ()  # who rode away on horseback from this threat
     forced: bool = False  # SS8: after two escapes only "Stai bluffando!" or "E tu?"
     standoff: tuple[str, ...] = ()  # "Non credo proprio!": the chain, in order
+    knocked: tuple[str, ...] = ()  # R37: knocked out of the standoff by the Bottle: not again
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class State:
     reminder: str = ""  # who is to replace the four public cards (after their turn)
     trigger: str = ""  # who reached 130$ or a third wound first
     end_after: str = ""  # the game ends at the end of this player's turn
+    jailed: tuple[str, ...] = ()  # R37: sent to jail by the Law: they skip their next turn
     over: bool = False
     winner: str = ""
     turns: int = 0
@@ -221,7 +223,10 @@ def state_from_data(data: dict[str, Any]) -> State:
         threat=None
         if threat is None
         else replace(
-            Threat(**threat), escaped=tuple(threat["escaped"]), standoff=tuple(threat["standoff"])
+            Threat(**threat),
+            escaped=tuple(threat["escaped"]),
+            standoff=tuple(threat["standoff"]),
+            knocked=tuple(threat.get("knocked", ())),
         ),
         bluff=None
         if bluff is None
@@ -245,10 +250,13 @@ def state_from_data(data: dict[str, Any]) -> State:
         reminder=data["reminder"],
         trigger=data["trigger"],
         end_after=data["end_after"],
+        jailed=tuple(str(p) for p in data.get("jailed", ())),
         over=bool(data["over"]),
         winner=data["winner"],
         turns=int(data["turns"]),
     )
     if len(set(state.pids)) != len(state.players) or not state.has(state.turn):
         raise ValueError("seats are broken")
+    if not all(state.has(p) for p in state.jailed):
+        raise ValueError("jailed players are not at the table")
     return state

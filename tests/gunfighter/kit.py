@@ -33,10 +33,14 @@ def run(state: s.GunfightState, *moves: s.Move) -> s.GunfightState:
 
 
 def to_showdown(state: s.GunfightState, at: int = T0) -> s.GunfightState:
-    """Every standing gunfighter sets their bandolier; the first starts the clock at ``at``."""
+    """Every standing gunfighter sets their bandolier, those who played no covert card say so
+    (R38), and whoever saw a western last starts the clock at ``at`` (R39)."""
     for f in state.standing:
-        state = run(state, s.BandolierSet(f.pid))
-    return run(state, s.StartClock(state.standing[0].pid, at))
+        if not f.ready:
+            state = run(state, s.BandolierSet(f.pid))
+    for pid in g.covert_waiting(state):
+        state = run(state, s.NoCovert(pid))
+    return run(state, s.StartClock(g.starter(state), at))
 
 
 def random_move(state: s.GunfightState, rng: random.Random, now: int) -> s.Move:
@@ -49,14 +53,19 @@ def random_move(state: s.GunfightState, rng: random.Random, now: int) -> s.Move:
         return s.ChooseDeck(pid, rng.choice(free))
     if state.phase == s.Phase.PREPARE:
         me = rng.choice(state.standing)
+        unset = [f.pid for f in state.standing if not f.ready]
+        if unset:
+            return s.BandolierSet(rng.choice(unset))  # R38: the bandoliers first
         if not me.covert_played and me.covert and rng.random() < 0.3:
             return s.PlayCovert(me.pid)
         if me.covert_played and rng.random() < 0.05:
             return s.TakeBackCovert(me.pid)  # GF11: tapped by mistake
-        waiting = g.whose_move(state)
+        waiting = g.covert_waiting(state)
         if waiting:
-            return s.BandolierSet(rng.choice(waiting))
-        return s.StartClock(me.pid, now)
+            if rng.random() < 0.05:  # R38: the host starts it for a quiet phone
+                return s.StartClock(rng.choice(waiting), now, anyway=True)
+            return s.NoCovert(rng.choice(waiting))
+        return s.StartClock(g.starter(state), now)  # R39
     back = g.taken_back(state)
     if back and rng.random() < 0.05:
         return s.TakeBack(rng.choice(back))  # GF11: a mistyped mat, reviewed again

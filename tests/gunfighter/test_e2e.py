@@ -1,6 +1,7 @@
 """The Gunfighter in Chromium (needs E2E=1): a one-off table, the host on a laptop and three
 phones. The host calls the gunfight from its page; the phones, waiting on the table's lobby, are
-taken to their seats; everyone sets their bandolier; one phone starts the clock, which fires on
+taken to their seats; everyone sets their bandolier and says "no covert card" (R38); whoever saw
+a western last starts the clock (R39), which fires on
 every screen at the same server instant (the skew between the three phones is measured and
 printed: at most 50 ms, issue 31); the mats are reviewed in turn, and the last one standing is
 named on every screen with who shot whom. Waits on selectors, never sleeps."""
@@ -96,12 +97,18 @@ def seated(
     return pages, gunfight
 
 
-def start_the_clock(pages: list[Page], starter: int = 2) -> None:
+def start_the_clock(pages: list[Page], starter: int = 0) -> None:
+    """Every bandolier set, then every covert card passed (R38); ``starter`` saw a western
+    last and starts the clock (R39)."""
     for page in pages:
         main(page).get_by_role("button", name="Bandolier set").click()
-        expect(main(page).get_by_role("button", name="Start the clock")).to_be_visible(timeout=LIVE)
-    for page in pages:  # every phone hears that every bandolier is set
-        expect(main(page)).to_contain_text("Every bandolier is set", timeout=LIVE)
+    for page in pages:  # R38: covert cards once every bandolier is set
+        button = main(page).get_by_role("button", name="No covert card this showdown")
+        expect(button).to_be_visible(timeout=LIVE)
+        button.click()
+    for page in pages:  # every phone hears that everyone is ready
+        expect(main(page)).to_contain_text("Everyone is ready", timeout=LIVE)
+    expect(main(pages[starter]).get_by_role("button", name="Start the clock")).to_be_visible()
     for page in pages:
         page.evaluate("window.tableClock.fired = []")
     main(pages[starter]).get_by_role("button", name="Start the clock").click()
@@ -165,8 +172,9 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
     gunfight.refresh_from_db()
     assert gunfight.is_over
     jess = by_name["Jess"]
-    # Each killer took the fallen one's covert cards: Ruth Hank's, Cole Ruth's, Jess Cole's.
-    expect(main(jess).locator('[data-count="covert"]')).to_have_text("20")
+    # Each killer took the fallen one's covert cards, all at once after the reviews (R38):
+    # Ruth Hank's, Cole Ruth's, Jess Cole's own five.
+    expect(main(jess).locator('[data-count="covert"]')).to_have_text("10")
 
 
 def measured(phones: list[Page]) -> tuple[list[float], list[float]]:

@@ -83,9 +83,14 @@ def test_late_moves_are_refused_in_plain_words() -> None:
         run(state, mat("a", now=AFTER - 1))
 
 
+def set_all(state: s.GunfightState) -> s.GunfightState:
+    """Every standing gunfighter's bandolier set (R38: covert cards come after)."""
+    return run(state, *(s.BandolierSet(f.pid) for f in state.standing if not f.ready))
+
+
 def test_one_covert_card_per_showdown() -> None:
     """GF8: one covert card before each showdown, to the shared covert discard pile."""
-    state = run(table(2), s.PlayCovert("a"))
+    state = run(set_all(table(2)), s.PlayCovert("a"))
     assert state.gunfighter("a").covert == 4
     assert state.covert_discard == 1
     with pytest.raises(IllegalMove, match="already"):
@@ -109,11 +114,11 @@ def test_damage_is_kept_and_the_killer_takes_the_covert_cards() -> None:
     with pytest.raises(IllegalMove, match="who dealt the last point"):
         run(state, mat("a", ("b", 2), ("c", 1)))
     state = run(state, mat("a", ("b", 2), ("c", 1), last="c"))
+    assert g.review_order(state) == ("a", "b", "c")
+    state = run(state, mat("b"), mat("c", ("b", 1)))
     annie = state.gunfighter("a")
     assert (annie.lives, annie.out, annie.killed_by, annie.covert) == (0, 1, "c", 0)
     assert state.gunfighter("c").covert == 10
-    assert g.review_order(state) == ("a", "b", "c")
-    state = run(state, mat("b"), mat("c", ("b", 1)))
     assert state.phase == s.Phase.PREPARE
     assert state.showdown == 2
     assert state.gunfighter("c").lives == 2  # damage is kept (seed: "retained")
@@ -194,13 +199,17 @@ def test_visible_is_the_same_public_view_for_everyone_plus_ones_own_moves() -> N
     """GF10: nothing the app keeps is private; only the moves open differ."""
     state = run(table(3), s.BandolierSet("a"))
     views = {who: g.visible(state, who) for who in ("a", "b", None)}
+    assert views["a"]["can"] == {"clock"}  # R38: covert cards once every bandolier is set
+    assert views["b"]["can"] == {"ready"}
+    state = run(state, s.BandolierSet("b"), s.BandolierSet("c"))
+    views = {who: g.visible(state, who) for who in ("a", "b", None)}
     public = {k: v for k, v in views["a"].items() if k not in ("mine", "can")}
     assert all(
         {k: v for k, v in view.items() if k not in ("mine", "can")} == public
         for view in views.values()
     )
-    assert views["a"]["can"] == {"covert", "clock"}
-    assert views["b"]["can"] == {"covert", "ready"}
+    assert views["a"]["can"] == {"covert", "nocovert", "clock"}
+    assert views["b"]["can"] == {"covert", "nocovert"}  # R39: Annie's clock
     assert views[None]["can"] == frozenset()
     assert views[None]["mine"] is None
 
@@ -234,7 +243,7 @@ def test_a_mat_that_ended_the_game_or_killed_its_owner_can_be_taken_back() -> No
     """GF11: the one it eliminated (or the game it ended) is not a dead end."""
     start = to_showdown(table(2))
     state = run(start, mat("a", ("b", 3)))  # meant 1
-    assert not state.gunfighter("a").standing
+    assert state.gunfighter("a").lives == 0
     state = run(state, s.TakeBack("a"))
     assert state.gunfighter("a").standing
     over = run(state, mat("a", ("b", 1)), mat("b", ("a", 5)))
@@ -260,7 +269,7 @@ def test_the_next_move_after_a_review_forgets_the_mats() -> None:
 
 def test_a_covert_card_tapped_by_mistake_goes_back_before_the_clock() -> None:
     """GF11: the count is put right before the clock starts; after it, the card was played."""
-    state = run(table(2), s.PlayCovert("a"))
+    state = run(set_all(table(2)), s.PlayCovert("a"))
     assert "uncovert" in g.visible(state, "a")["can"]
     state = run(state, s.TakeBackCovert("a"))
     assert (state.gunfighter("a").covert, state.covert_discard) == (5, 0)

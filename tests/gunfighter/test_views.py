@@ -51,6 +51,13 @@ def set_all(gunfight: Gunfight, *users: Any) -> None:
         assert tap(as_user(user), gunfight, "ready").status_code == 200
 
 
+def no_covert(gunfight: Gunfight, *users: Any) -> None:
+    """R38: each says "no covert card", so the clock need not wait for one."""
+    for user in users:
+        answer = tap(as_user(user), gunfight, "nocovert")
+        assert b"plays no covert card this showdown." in answer.content
+
+
 def test_it_starts_a_gunfight_from_the_tables_page(
     campaign: Campaign, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
@@ -132,7 +139,10 @@ def test_a_refused_move_writes_nothing_and_says_why(
     assert written(gunfight) == before
 
 
-def test_a_double_tap_is_one_move(gunfight: Gunfight, dealer: Any) -> None:
+def test_a_double_tap_is_one_move(
+    gunfight: Gunfight, dealer: Any, player_a: Any, player_b: Any
+) -> None:
+    set_all(gunfight, dealer, player_a, player_b)  # R38: covert cards after the bandoliers
     before = written(gunfight)
     client = as_user(dealer)
     first = tap(client, gunfight, "covert", key="same", version=before[0])
@@ -166,7 +176,11 @@ def test_the_clock_then_the_mats_in_turn_late_and_out_of_turn_refused(
     now = [1_800_000_000_000]
     monkeypatch.setattr("tables.clock.now_ms", lambda: now[0])
     set_all(gunfight, dealer, player_a, player_b)
-    started = tap(as_user(player_b), gunfight, "clock")
+    no_covert(gunfight, dealer, player_a, player_b)
+    # R39: Delia saw a western last: she starts the clock, not Bess.
+    refused = tap(as_user(player_b), gunfight, "clock")
+    assert b"Delia starts the clock: they saw a western last." in refused.content
+    started = tap(as_user(dealer), gunfight, "clock")
     assert b"data-table-clock" in started.content
     state = state_of(gunfight)
     assert state.clock_at == now[0] + 1500  # the lead: every phone hears of it first
@@ -184,11 +198,13 @@ def test_the_clock_then_the_mats_in_turn_late_and_out_of_turn_refused(
         **{"action": "mat", "hit_p2": "2", "hit_p3": "1", "last": "p3", "left": "2"},
     )
     state = state_of(gunfight)
-    assert state.gunfighter("p1").out == 1
-    assert state.gunfighter("p3").covert == 10
+    assert state.gunfighter("p1").lives == 0
+    assert state.gunfighter("p1").out == 0  # R38: eliminated once every mat is reviewed
     tap(as_user(player_a), gunfight, "mat", hit_p3="3")
     end = tap(as_user(player_b), gunfight, "mat")
     state = state_of(gunfight)
+    assert state.gunfighter("p1").out == 1
+    assert state.gunfighter("p3").covert == 15  # Delia's 5 and Abe's 5
     assert state.phase == s.Phase.OVER
     assert state.winner == "p3"
     assert b"Bess is the last gunfighter standing." in end.content
@@ -239,13 +255,15 @@ def test_the_server_clock_is_never_stored(client: Client) -> None:
 def test_a_tap_from_a_page_of_before_the_clock_is_refused_and_writes_nothing(
     gunfight: Gunfight, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
-    """GF4/GF8: the covert card, tapped on a page loaded before the clock started, is late."""
+    """GF4/GF8: the covert card, tapped on a page loaded before the clock started, is late
+    (the host started the clock without waiting for it, R38)."""
+    set_all(gunfight, dealer, player_a, player_b)
     page = as_user(dealer).get(gunfight.get_absolute_url()).content.decode()
     form = page[page.index("act--covert") :]
     version = form.split('name="version" value="')[1].split('"')[0]
     basis = form.split('name="basis" value="')[1].split('"')[0]
-    set_all(gunfight, dealer, player_a, player_b)
-    tap(as_user(player_a), gunfight, "clock")
+    no_covert(gunfight, player_a, player_b)
+    tap(as_user(dealer), gunfight, "clock-anyway")
     before = written(gunfight)
     late = tap(as_user(dealer), gunfight, "covert", version=version, basis=basis, pid="p1")
     assert b"The table has moved on since that page was loaded" in late.content

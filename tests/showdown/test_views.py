@@ -153,3 +153,23 @@ def test_the_story_is_the_public_timeline_and_the_scores(
     text = story.content.decode()
     assert "Bess takes the red pistol: “Ti senti fortunato, Delia?”" in text
     assert "7" not in text  # a count not revealed yet is in no story
+
+
+def test_r37_the_jailed_threateners_phone_and_the_timeline_say_they_skip_their_turn(
+    showdown: Showdown, phones: dict[str, Client]
+) -> None:
+    """R37: Bess threatens Delia, who is the Law: Bess is in jail (her seat says so on every
+    phone) and play passes over her once (the timeline says "in jail: skips this turn")."""
+    move(phones["p3"], showdown, "threaten", target="p1", pistol="blue")
+    move(phones["p1"], showdown, "law")
+    page = phones["p3"].get(showdown.get_absolute_url()).content.decode()
+    assert "in jail: skips your next turn" in page
+    assert (
+        "in jail: skips their next turn"
+        in phones["p2"].get(showdown.get_absolute_url()).content.decode()
+    )
+    move(phones["p1"], showdown, "draw", **{"from": "deck"})
+    answer = move(phones["p2"], showdown, "draw", htmx=True, **{"from": "deck"})
+    assert "Bess is in jail: skips this turn." in answer.content.decode()
+    assert state_of(showdown).turn == "p1"
+    assert "data-jailed" not in phones["p3"].get(showdown.get_absolute_url()).content.decode()
