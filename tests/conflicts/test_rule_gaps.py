@@ -199,8 +199,8 @@ def test_the_rulings_page_shows_the_readings_made_of_unclear_text(client: Client
     R32, a conflict that turns into a gunfight; issue 28: R10, campaign files), and the new
     wording of R13, R16 and R22."""
     html = client.get("/rulings/").content.decode()
-    # R26's Guts dice, R33's ended fight (issue 27), R10's campaign files (issue 28), R35 and R36 (issue 36); then the
-    # readings of the games registered later (Saloon Showdown, The Gunfighter: issue 31)
+    # R26's Guts dice, R33's ended fight (issue 27), R10's campaign files (issue 28), R35 and
+    # R36 (issue 36); then the readings of the games registered later (issue 31)
     games = sum(1 for r in BY_ID.values() if r.reading and r not in RULINGS)
     assert html.count("Our reading.") == 10 + games
     for expected in (
