@@ -1,0 +1,43 @@
+"""Saloon Showdown in a campaign file (issue 37; ``tables.codecs``): its state sealed by
+``showdown.engine.seal`` (no count before it is shown), its seats and its public timeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from showdown.engine.seal import sealed, unsealed
+from showdown.engine.state import state_from_data
+from showdown.models import Showdown, ShowdownLine, ShowdownSeat
+from tables.codecs import register
+from tables.seated import SeatedCodec
+
+
+class ShowdownCodec(SeatedCodec):
+    kind = "showdowns"
+    noun = "Saloon Showdown"
+    model = Showdown
+    seat_model = ShowdownSeat
+    line_model = ShowdownLine
+    fk = "showdown"
+    extra = ("kind", "pid")
+
+    def seal(self, state: dict[str, Any]) -> dict[str, Any]:
+        return sealed(state)
+
+    def unseal(self, data: Any) -> tuple[dict[str, Any], str]:
+        return unsealed(data)
+
+    def load(self, state: dict[str, Any]) -> Any:
+        return state_from_data(state)
+
+    def pids(self, state: dict[str, Any]) -> list[str]:
+        return [p["pid"] for p in state["players"]]
+
+    def phase_of(self, state: dict[str, Any]) -> str:
+        return state_from_data(state).phase.value
+
+    def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
+        return {"kind": ShowdownLine.Kind.RULE, "pid": ""}
+
+
+CODEC = register(ShowdownCodec())
