@@ -41,6 +41,9 @@ class FightCodec:
     kind = "fights"
     noun = "Fight"
 
+    def seal(self, state: dict[str, Any]) -> dict[str, Any]:
+        return sealed(state)
+
     def export(self, campaign: Any, refs: ExportRefs) -> list[dict[str, Any]]:
         fights = Fight.objects.filter(campaign=campaign).select_related("session")
         return [
@@ -50,7 +53,7 @@ class FightCodec:
                 "phase": fight.phase,
                 "version": fight.version,
                 "created_at": when(fight.created_at),
-                "state": sealed(fight.state),
+                "state": self.seal(fight.state),
                 "seats": [
                     {
                         "cid": seat.cid,

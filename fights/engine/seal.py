@@ -106,10 +106,14 @@ def unsealed(data: Any, rng: random.Random) -> tuple[dict[str, Any], str, list[S
             secrets.append(Secret((c.cid,), text))
     if not (sum(hands) or sum(sleeves) or stock):
         return state_to_data(state), "", []
-    return state_to_data(state), _words(phase, state.round, bool(sum(hands))), secrets
+    return (
+        state_to_data(state),
+        _words(phase, state.round, bool(sum(hands)), bool(sum(sleeves))),
+        secrets,
+    )
 
 
-def _words(phase: Phase, round_: int, hands: bool) -> str:
+def _words(phase: Phase, round_: int, hands: bool, sleeves: bool) -> str:
     if phase == Phase.COUNTDOWN and hands:
         return (
             f"Restored from a campaign file in the middle of round {round_}. No file carries a "
@@ -117,9 +121,10 @@ def _words(phase: Phase, round_: int, hands: bool) -> str:
             "were shuffled afresh and dealt again into the same places — each hand keeps its "
             "size and only cards still to come up — so whose card is up may have changed."
         )
+    also = ", and each card up a sleeve dealt again" if sleeves else ""
     return (
         "Restored from a campaign file. No file carries the deck's order nor a card up a "
-        "sleeve (R30): the deck was shuffled afresh, and each sleeve dealt a card again."
+        f"sleeve (R30): the deck was shuffled afresh{also}."
     )
 
 
