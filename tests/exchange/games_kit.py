@@ -45,7 +45,7 @@ def _first(states: Sequence[Any], wanted: Callable[[Any], bool]) -> Any | None:
     return next((s for s in states if wanted(s)), None)
 
 
-def saloon_state(phase: str) -> sg.SaloonState:
+def saloon_state(phase: str) -> Any:
     for seed in range(200):
         rng = random.Random(seed)
         states = saloon_kit.play_out(saloon_kit.table(3, seed), rng)
@@ -151,6 +151,9 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
     """A game of ``kind`` in ``phase`` at ``campaign``, ``users`` in its seats (the Dealer
     first); a fight's combatants are ``more["characters"]``."""
     dealer = users[0]
+    row: Any
+    data: Any
+    seats: Any
     if kind == "saloons":
         state: Any = saloon_state(phase)
         row = saloon_create(campaign=campaign, actor=dealer, players=list(users[:3]))
