@@ -20,7 +20,6 @@ from fights.services import fight_create
 from gunfighter.engine.serial import state_to_data as gunfight_to_data
 from gunfighter.models import Gunfight, GunfightSeat
 from gunfighter.services import gunfight_create
-from saloon.engine import game as sg
 from saloon.engine.serial import state_to_data as saloon_to_data
 from saloon.models import Saloon, SaloonSeat
 from saloon.services import saloon_create
@@ -175,8 +174,9 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
         pids = [g.pid for g in state.gunfighters]
     else:
         session = more.get("session") or session_start(campaign=campaign, actor=dealer)
-        fight = fight_create(campaign=campaign, actor=dealer, session=session,
-                             title=more.get("title", "Shootout"), characters=more["characters"])  # fmt: skip
+        title = more.get("title", "Shootout")
+        fight = fight_create(campaign=campaign, actor=dealer, session=session, title=title,
+                             characters=more["characters"])  # fmt: skip
         state = fight_state(fight_from_data(fight.state), phase, more.get("seed", 3))
         Fight.objects.filter(pk=fight.pk).update(
             state=fight_to_data(state), phase=state.phase.value, round=state.round, version=7

@@ -91,8 +91,8 @@ def public(kind: str, row: Any) -> Any:
             if data[held] is not None:
                 data[held].pop("counted")
     if kind == "saloons" and data["phase"] == "discard":  # dealt out again: the pairs too
-        data = {**data, "players": [{**p, "hand": len(p["hand"]), "discarded": None}
-                                    for p in data["players"]], "discards": None, "deal": None}  # fmt: skip
+        players = [{**p, "hand": len(p["hand"]), "discarded": None} for p in data["players"]]
+        data = {**data, "players": players, "discards": None, "deal": None}
     return data
 
 
@@ -119,9 +119,10 @@ def test_every_game_in_every_phase_comes_back_with_its_seats_lines_and_public_st
     redealt = new_lines[len(old_lines) :]
     if redealt:  # a running game whose hidden values were dealt or hidden again: said so
         assert not game.is_over
-        [(seq, version, line, actor, _)] = redealt
+        [(_seq, version, line, actor, _)] = redealt
         assert (version, actor) == (game.version + 1, "dealer") == (new.version, "dealer")
-        assert line.startswith("Restored from a campaign file") and line in said
+        assert line.startswith("Restored from a campaign file")
+        assert line in said
     else:
         assert new.version == game.version
     for user in (dealer, player_a):  # every page shows, for the Dealer and for a player
@@ -205,7 +206,8 @@ def test_a_restore_puts_every_game_back_and_says_what_it_did(
     Fight.objects.filter(pk=game.pk).update(title="Changed since")
     result = campaign_restore(data, campaign=campaign, dealer=dealer)
     [fight] = Fight.objects.filter(campaign=campaign)
-    assert fight.title == "Shootout" and fight.pk != game.pk
+    assert fight.title == "Shootout"
+    assert fight.pk != game.pk
     [said] = result.games
     assert said.startswith("Fight “Shootout”: Restored from a campaign file in the middle of")
     # R30: each hand dealt again is told to its player alone (and the Dealer).
