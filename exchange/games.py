@@ -6,15 +6,17 @@ The file's ``games`` holds one list per kind of game (``"fights"``, ``"gunfights
 ``"saloons"``, ``"showdowns"``), each game with its seats, its public timeline and its state
 sealed: no value a viewer may not see is written, finished or running. A restore or an import
 deals or hides again whatever a file could stack, says so on the game's timeline, and says game
-by game what it did (``ImportResult.games``)."""
+by game what it did (``ImportResult.games``). Each game written is shown to every kind of viewer
+in the import's transaction (``tables.codecs.shown``), as conflicts are (``exchange.showing``):
+a page that cannot be shown refuses the file and nothing is written."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from campaigns.models import Campaign
-from exchange.reading import Checker
-from tables.codecs import CheckRefs, ExportRefs, PlannedGame, WriteRefs, codecs
+from exchange.reading import Checker, ImportRefused
+from tables.codecs import CheckRefs, ExportRefs, PlannedGame, Unshowable, WriteRefs, codecs
 
 
 def games_export(campaign: Campaign, keys: dict[int, str]) -> dict[str, list[dict[str, Any]]]:
@@ -50,5 +52,8 @@ def games_written(
     said: list[str] = []
     for codec in codecs():
         if plans.get(codec.kind):
-            said += codec.write(plans[codec.kind], campaign, refs)
+            try:
+                said += codec.write(plans[codec.kind], campaign, refs)
+            except Unshowable as error:  # the import's transaction writes nothing
+                raise ImportRefused([str(error)]) from None
     return said

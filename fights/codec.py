@@ -6,14 +6,19 @@ restore writes the secret lines of the hands it dealt again, for their players).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from django.utils import timezone
 
+from campaigns.models import Membership
 from cards.deck import system_rng
 from fights.engine.seal import renamed, sealed, unsealed
 from fights.engine.serial import state_from_data
 from fights.models import Fight, FightEvent, FightSeat
+from fights.reads import load_fight
+from fights.selectors import fight_view
 from fights.services import cid_of
 from tables.codecs import (
     CheckRefs,
@@ -28,6 +33,7 @@ from tables.codecs import (
     q,
     register,
     restored_words,
+    shown,
     state_loaded,
     typed,
     when,
@@ -137,7 +143,7 @@ class FightCodec:
 
     def write(self, plans: list[PlannedGame], campaign: Any, refs: WriteRefs) -> list[str]:
         said: list[str] = []
-        for plan in plans:
+        for n, plan in enumerate(plans):
             # A character's combatant id is its primary key here (fights.services.cid_of).
             names = {
                 s["cid"]: cid_of(refs.characters[s["character"]])
@@ -163,8 +169,29 @@ class FightCodec:
                 if "cids" in line.fields:
                     line.fields["cids"] = [names.get(cid, cid) for cid in line.fields["cids"]]
             write_lines(FightEvent, "fight", fight, [*plan.lines, *plan.again], refs)
+            shown(_screens(fight, campaign, refs), f"games.fights[{n}]")
             said.append(f"{self.noun} “{fight.title}”: {plan.restored.rstrip('.')}.")
         return said
+
+
+def _screens(
+    fight: Fight, campaign: Any, refs: WriteRefs
+) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
+    """The fight's pages, as its screens make them: the Dealer's console, the phone of each
+    player with a combatant, a player watching, the shared screen (R30's every viewer)."""
+    fight = load_fight(fight.pk) or fight
+    players = {
+        s.character.player_id for s in fight.seats.all() if s.character and s.character.player_id
+    }
+    dealer = Membership(campaign=campaign, user=refs.dealer, role=Membership.Role.DEALER)
+    seats = [
+        dealer,
+        *(Membership(campaign=campaign, user_id=p, role=Membership.Role.PLAYER) for p in players),
+        Membership(campaign=campaign, user_id=0, role=Membership.Role.PLAYER),  # a watcher
+    ]
+    for membership in seats:
+        yield "fights/detail.html#main", partial(fight_view, fight, membership)
+    yield "fights/table.html#main", partial(fight_view, fight, dealer, as_table=True)
 
 
 CODEC = register(FightCodec())

@@ -4,10 +4,13 @@ in view of the whole table — so its state is written whole and comes back as i
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from gunfighter.engine.serial import state_from_data, state_to_data
 from gunfighter.models import Gunfight, GunfightLine, GunfightSeat
+from gunfighter.selectors import gunfight_view
 from tables.codecs import register
 from tables.seated import SeatedCodec
 
@@ -29,6 +32,12 @@ class GunfighterCodec(SeatedCodec):
 
     def load(self, state: dict[str, Any]) -> Any:
         return state_from_data(state)
+
+    def screens(
+        self, row: Any, viewers: list[Any]
+    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
+        for user in viewers:
+            yield "gunfighter/detail.html#main", partial(gunfight_view, row, user)
 
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [g["pid"] for g in state["gunfighters"]]

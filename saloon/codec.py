@@ -4,12 +4,15 @@ by ``saloon.engine.seal`` (no hand's hidden face, no deck order), its seats and 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from cards.deck import system_rng
 from saloon.engine.seal import sealed, unsealed
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine, SaloonSeat
+from saloon.selectors import saloon_view
 from tables.codecs import register
 from tables.seated import SeatedCodec
 
@@ -31,6 +34,13 @@ class SaloonCodec(SeatedCodec):
 
     def load(self, state: dict[str, Any]) -> Any:
         return state_from_data(state)
+
+    def screens(
+        self, row: Any, viewers: list[Any]
+    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
+        for user in viewers:
+            yield "saloon/detail.html#main", partial(saloon_view, row, user)
+        yield "saloon/table.html#main", partial(saloon_view, row, viewers[-2], as_table=True)
 
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [p["pid"] for p in state["players"]]

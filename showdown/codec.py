@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from showdown.engine.seal import sealed, unsealed
 from showdown.engine.state import state_from_data
 from showdown.models import Showdown, ShowdownLine, ShowdownSeat
+from showdown.selectors import showdown_view
 from tables.codecs import register
 from tables.seated import SeatedCodec
 
@@ -29,6 +32,13 @@ class ShowdownCodec(SeatedCodec):
 
     def load(self, state: dict[str, Any]) -> Any:
         return state_from_data(state)
+
+    def screens(
+        self, row: Any, viewers: list[Any]
+    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
+        for user in viewers:
+            yield "showdown/detail.html#main", partial(showdown_view, row, user)
+        yield "showdown/table.html#main", partial(showdown_view, row, viewers[-2], as_table=True)
 
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [p["pid"] for p in state["players"]]

@@ -124,7 +124,31 @@ class Codec(Protocol):
 
     def clear(self, campaign: Any) -> None: ...
 
-    def write(self, plans: list[PlannedGame], campaign: Any, refs: WriteRefs) -> list[str]: ...
+    def write(self, plans: list[PlannedGame], campaign: Any, refs: WriteRefs) -> list[str]:
+        """The games, and one sentence each saying what was done; ``Unshowable`` when a game
+        written cannot be shown to some viewer (``shown``)."""
+        ...
+
+
+class Unshowable(ValueError):
+    """A game a write made whose page some viewer cannot be shown: the importer refuses the
+    file with these words, and its transaction writes nothing (no file leaves a page that
+    answers 500)."""
+
+
+def shown(screens: Iterable[tuple[str, Callable[[], dict[str, Any]]]], where: str) -> None:
+    """Each screen (a template and the function making its context) rendered, or
+    ``Unshowable`` naming the game's place in the file and what the page tripped on."""
+    from django.template.loader import render_to_string
+
+    for template, context in screens:
+        try:
+            render_to_string(template, context())
+        except Exception as error:
+            reason = f"{type(error).__name__}: {error}"[:200]
+            raise Unshowable(
+                f"{where}.state: the engine loads it, but its page cannot be shown ({reason})"
+            ) from error
 
 
 _CODECS: dict[str, Codec] = {}

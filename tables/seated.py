@@ -5,6 +5,7 @@ lines at their times, the checks and the words of the restore — is here, once.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -22,6 +23,7 @@ from tables.codecs import (
     lines_data,
     q,
     restored_words,
+    shown,
     state_loaded,
     typed,
     when,
@@ -50,6 +52,13 @@ class SeatedCodec:
         raise NotImplementedError
 
     def pids(self, state: dict[str, Any]) -> list[str]:
+        raise NotImplementedError
+
+    def screens(
+        self, row: Any, viewers: list[Any]
+    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
+        """Each page of a game written, for each viewer (a seated user, the Dealer, None for a
+        watcher): its template and the function making its context (``tables.codecs.shown``)."""
         raise NotImplementedError
 
     def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +158,7 @@ class SeatedCodec:
 
     def write(self, plans: list[PlannedGame], campaign: Any, refs: WriteRefs) -> list[str]:
         said: list[str] = []
-        for plan in plans:
+        for n, plan in enumerate(plans):
             row = self.model.objects.create(
                 campaign=campaign, created_by=refs.dealer, **plan.values
             )
@@ -161,6 +170,8 @@ class SeatedCodec:
                 for s in here
             )  # fmt: skip
             write_lines(self.line_model, self.fk, row, [*plan.lines, *plan.again], refs)
+            viewers = [refs.seated[s["user"]] for s in here] + [refs.dealer, None]
+            shown(self.screens(row, viewers), f"games.{self.kind}[{n}]")
             empty = [s["user"] for s in plan.seats if s not in here]
             seats = (f" The seats of {', '.join(empty)} stay empty: they are not seated here."
                      if empty else "")  # fmt: skip

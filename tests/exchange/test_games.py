@@ -269,3 +269,18 @@ def test_a_wrong_game_is_refused_in_words_and_nothing_is_written(
 def test_the_schema_names_every_kind_of_game_there_is() -> None:
     assert sorted(schema()["properties"]["games"]["properties"]) == sorted(MODELS)
     assert sorted(c.kind for c in codecs()) == sorted(MODELS)
+
+
+@pytest.mark.parametrize("game", [("saloons", "play")], indirect=True, ids=["saloon"])
+def test_a_game_whose_page_cannot_be_shown_is_refused_and_nothing_is_written(
+    game: Any, campaign: Campaign, dealer: User
+) -> None:
+    """As a conflict's (issue 28): a state the engine loads but a page trips on."""
+    data = campaign_export(campaign)
+    data["games"]["saloons"][0]["state"]["doomed"] = "nobody"
+    before = Campaign.objects.count()
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(data, dealer=dealer)
+    [problem] = refused.value.problems
+    assert problem.startswith("games.saloons[0].state: the engine loads it, but its page cannot")
+    assert Campaign.objects.count() == before
