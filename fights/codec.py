@@ -6,6 +6,7 @@ restore writes the secret lines of the hands it dealt again, for their players).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -40,7 +41,7 @@ from tables.codecs import (
     write_lines,
 )
 
-SECRETS = "secrets"  # a planned fight's secret lines (cids, text): the restore's, R30
+EXTRAS_ID = re.compile(r"x[0-9]{1,6}")  # fights.services: a character's is c and its key here
 
 
 class FightCodec:
@@ -131,6 +132,10 @@ class FightCodec:
                        f"{q(kinds.get(cid, 'not a combatant'))}")  # fmt: skip
             if seat["kind"] == FightSeat.Kind.EXTRAS and key is not None:
                 c.fail(f"{at}.character", "a line of extras is no character")
+            elif seat["kind"] == FightSeat.Kind.EXTRAS and not EXTRAS_ID.fullmatch(cid):
+                c.fail(f"{at}.cid", f"a line of extras is x and a number (x1, x2...), got {q(cid)}")
+            elif key is not None and any(s["character"] == key for s in seats):
+                c.fail(f"{at}.character", f"{q(key)} has two seats in this fight")
             elif seat["kind"] != FightSeat.Kind.EXTRAS and refs.characters.get(key) != seat["kind"]:
                 c.fail(f"{at}.character", f"must be the key of a {seat['kind']} in characters")
             seats.append(dict(seat))
