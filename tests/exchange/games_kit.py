@@ -35,7 +35,7 @@ from tests.showdown import kit as showdown_kit
 PHASES = {
     "fights": ("quickness", "countdown", "sleeve", "over"),
     "gunfights": ("choose", "prepare", "showdown", "over"),
-    "saloons": ("discard", "play", "duel", "over"),
+    "saloons": ("archetypes", "discard", "play", "duel", "over"),
     "showdowns": ("play", "threat", "bluff", "fight", "event", "over"),
 }
 
@@ -47,7 +47,8 @@ def _first(states: Sequence[Any], wanted: Callable[[Any], bool]) -> Any | None:
 def saloon_state(phase: str) -> Any:
     for seed in range(200):
         rng = random.Random(seed)
-        states = saloon_kit.play_out(saloon_kit.table(3, seed), rng)
+        start = saloon_kit.table(3, seed, pick=phase == "archetypes")
+        states = saloon_kit.play_out(start, rng)
         found = _first(states, lambda s: s.phase.value == phase and not s.unwanted)
         if found is not None:
             return found
