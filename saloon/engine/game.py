@@ -25,18 +25,15 @@ Where the seed is silent the engine rules as follows (cited as S-rulings in test
   one appointed the Doomed.
 * S2 The Doomed's hand is shuffled whenever it changes, so a position says nothing about a face.
 * S3 Follow-ups are offered one player at a time, clockwise from the drawer's left, skipping the
-  drawer, whoever answers and anyone who left; each asks or passes. A turn has one extra
-  question at most (up to three in all), for a player whose character was brought up — by the
-  "***" (that character only), by a table-3 cue without one, or by the answer to the initial
-  question (not a follow-up's; nobody brings up their own character or the drawer's) — who has
-  not asked one: a pass is not asking (R34). With several brought up, it is offered in the
-  order they were brought up; a pass hands it on; once one asks, no one else is offered (R36).
+  drawer, whoever answers and anyone who left; each asks or passes. The extra question (up to
+  three in all) goes to a player whose character was brought up — by the "***", by a table-3
+  cue without one, or by the answer to the initial question — who has not asked one: a pass
+  is not asking (R34). With several brought up, it is offered in that order until one asks.
 * S4 One Unwanted card. While it is up play pauses: nothing moves on but what the seed raises
   it for, changing or deleting what was said — the one who raised it, or whoever said the
   words, strikes them from the story (``Strike``; the typed words are the timeline's, outside
   the engine). The turn's own question or cue, struck, is asked again with a new "***". The
-  one who raised it lowers it, or the host (``LowerUnwanted(host=...)``, R34), seated at the
-  game or not (R36: their ``pid`` may be "").
+  one who raised it lowers it, or the host (``LowerUnwanted(host=...)``, R34).
 * S5 Only a safe player (no cards) can leave the game; they then get no follow-ups.
 * S6 The black joker has gone round the table when it is back with the player it was first
   drawn from AND every player still in has held it on the way (drawn straight back is no round).
@@ -134,8 +131,7 @@ def apply(state: SaloonState, move: Move, rng: random.Random | None = None) -> O
     handler = _HANDLERS.get(type(move))
     if handler is None:  # pragma: no cover - every Move type has a handler
         raise IllegalMove("Unknown move.")
-    if not (isinstance(move, LowerUnwanted) and move.host):
-        state.player(move.pid)  # only the players at the table act (R36: the host need not)
+    state.player(move.pid)  # only the players at the table act
     if state.unwanted and not isinstance(move, RaiseUnwanted | LowerUnwanted | Strike):
         raise IllegalMove(  # S4
             f"Play is paused: {state.player(state.unwanted).name} has raised the Unwanted card."

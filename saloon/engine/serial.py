@@ -61,7 +61,6 @@ def state_to_data(state: SaloonState) -> dict[str, Any]:
             "declined": list(turn.declined),
             "offer": turn.offer,
             "extra": turn.extra,
-            "extra_by": turn.extra_by,
             "final": turn.final,
         },
         "duel": None
@@ -117,7 +116,6 @@ def state_from_data(data: dict[str, Any]) -> SaloonState:
             declined=tuple(t.get("declined", ())),
             offer=t["offer"],
             extra=t["extra"],
-            extra_by=str(t.get("extra_by", "")),
             final=t["final"],
         ),
         duel=None

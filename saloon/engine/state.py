@@ -24,19 +24,15 @@ READINGS: tuple[tuple[str, str], ...] = (
     ("S2", "The Doomed’s hand is shuffled whenever it changes: a position says nothing about a "
      "card."),
     ("S3", "Follow-ups go one player at a time, clockwise from the drawer’s left; each asks or "
-     "passes. A turn has one extra question at most (up to three questions in all), for a "
-     "player whose character was brought up — by the “***” (that character only), by a "
-     "table-3 cue without one, or by the answer to the initial question (never by the answer "
-     "to a follow-up; nobody brings up their own character or the drawer’s) — unless they "
-     "already asked one: passing is not asking (R34). With several brought up, it is offered "
-     "in the order they were brought up; a pass hands it to the next, and once one asks, no "
-     "one else is offered it (R36)."),
+     "passes. The extra question (up to three in all) is for the player whose character was "
+     "brought up — by the “***”, by a table-3 cue without one, or by the answer to the initial "
+     "question — unless they already asked one: passing is not asking (R34). With several "
+     "brought up, it is offered in that order until one asks."),
     ("S4", "There is one Unwanted card: while it is up play pauses, and what was said can be "
      "changed or deleted — the one who raised it, or whoever said the words, strikes them from "
      "the story (say the new version out loud, or type it again once play goes on). The turn’s "
      "own question or cue, struck, is asked again with a new “***”. The one who raised it "
-     "lowers it, or the host, seated at the game or not, saying so on the timeline (R34, "
-     "R36)."),
+     "lowers it, or the host, saying so on the timeline (R34)."),
     ("S5", "Only a safe character (no cards left) can leave the game; they then get no "
      "follow-ups."),
     ("S6", "The black joker has gone round the table when it is back with the player it was "
@@ -132,7 +128,6 @@ class Turn:
     declined: tuple[str, ...] = ()  # who passed the extra question when offered it
     offer: str = ""  # whose choice it is now (ask or pass)
     extra: bool = False  # the offer now is the extra question
-    extra_by: str = ""  # R36: who asked the turn's one extra question (no one else is offered)
     final: bool = False  # the Doomed holds only the black joker: the last interaction
 
 

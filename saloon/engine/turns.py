@@ -286,9 +286,8 @@ def _offer_next(state: SaloonState, entries: tuple[Entry, ...]) -> Outcome:
                 turn = replace(turn, step=Step.FOLLOW_UP, offer=p.pid)
                 return Outcome(replace(state, turn=turn), entries)
     # R34: the extra question (up to three in all) for a player whose character was brought
-    # up and who has not asked one — a pass is not a question asked. R36: one extra question
-    # a turn, in the order they were brought up: once one asks it, no one else is offered it.
-    if len(turn.asked) < 3 and not turn.extra_by:
+    # up and who has not asked one — a pass is not a question asked.
+    if len(turn.asked) < 3:
         for pid in dict.fromkeys(p for p in (turn.subject_pid, *turn.brought_up) if p):
             if pid not in turn.asked and pid not in turn.declined and _eligible(state, turn, pid):
                 turn = replace(turn, step=Step.FOLLOW_UP, offer=pid, extra=True)
@@ -312,7 +311,6 @@ def _follow_up(state: SaloonState, move: FollowUp, rng: random.Random) -> Outcom
         asker=who.pid,
         asked=(*turn.asked, who.pid),
         offered=turn.offered if turn.extra else (*turn.offered, who.pid),
-        extra_by=who.pid if turn.extra else turn.extra_by,
     )
     entry = Entry("follow_up", f"{who.name} asks {answerer.name} {kind} question.", who.pid)
     return Outcome(replace(state, turn=turn), (replace(entry, said=_text(move.text)),))
