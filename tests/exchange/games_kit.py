@@ -175,10 +175,10 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
         pids = [g.pid for g in state.gunfighters]
     else:
         session = more.get("session") or session_start(campaign=campaign, actor=dealer)
-        title = more.get("title", "Shootout")
+        title, seed = more.get("title", "Shootout"), more.get("seed", 3)
         fight = fight_create(campaign=campaign, actor=dealer, session=session, title=title,
-                             characters=more["characters"])  # fmt: skip
-        state = fight_state(fight_from_data(fight.state), phase, more.get("seed", 3))
+                             characters=more["characters"], rng=random.Random(seed))  # fmt: skip
+        state = fight_state(fight_from_data(fight.state), phase, seed)
         Fight.objects.filter(pk=fight.pk).update(
             state=fight_to_data(state), phase=state.phase.value, round=state.round, version=7
         )
