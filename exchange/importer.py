@@ -85,8 +85,10 @@ def campaign_restore(
 ) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
     notes, sessions (with their logs) and conflicts (with their seats, timelines and replay
-    states) are replaced by the file's; its name, setting and pitch too. Its fights are
-    removed (the file keeps only their record). Seats at the table are kept
+    states) and every other game (fights, saloon, Saloon Showdown, The Gunfighter: a running
+    one dealt again, ``exchange.games``) are replaced by the file's (a file before version 3
+    has no game: the campaign then has none); its name, setting and pitch too. Seats at the
+    table are kept
     (with ``seat_members``, the file's members who have an account here are seated too), and
     ``dealer`` stays the Dealer. The file must be a copy of this campaign (same slug), so a
     file meant for another table cannot overwrite this one. That ``dealer`` deals
