@@ -22,6 +22,7 @@ from fights.reads import load_fight
 from fights.selectors import fight_view
 from fights.services import cid_of
 from tables.codecs import (
+    DB_INT_MAX,
     CheckRefs,
     ExportRefs,
     PlannedGame,
@@ -87,6 +88,8 @@ class FightCodec:
             def load(raw: Any = raw) -> Any:
                 state, again, secrets = unsealed(raw["state"], system_rng())
                 typed(state_from_data(state), "state")
+                if not 1 <= state["round"] <= DB_INT_MAX:
+                    raise ValueError(f"round must be 1 to {DB_INT_MAX:,}")
                 return state, again, secrets
 
             loaded = state_loaded(c, f"{where}.state", load, "fight")

@@ -25,6 +25,7 @@ class SaloonCodec(SeatedCodec):
     line_model = SaloonLine
     fk = "saloon"
     extra = ("deal", "kind", "pid", "said", "struck")
+    bounded = ("deal",)
 
     def seal(self, state: dict[str, Any]) -> dict[str, Any]:
         return sealed(state)

@@ -35,6 +35,7 @@ from django.db.models import Case, DateTimeField, Value, When
 from django.utils.module_loading import autodiscover_modules
 
 T = TypeVar("T")
+DB_INT_MAX = 2_147_483_647  # the database's whole numbers (PostgreSQL integer)
 RESTORER = "\x00restorer"  # a line's actor: whoever writes the file in (no username is it)
 
 

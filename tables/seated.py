@@ -12,6 +12,7 @@ from typing import Any
 from django.utils import timezone
 
 from tables.codecs import (
+    DB_INT_MAX,
     Checker,
     CheckRefs,
     ExportRefs,
@@ -44,6 +45,8 @@ class SeatedCodec:
     line_model: Any = None
     fk = ""
     extra: tuple[str, ...] = ()
+    # The state's whole numbers a timeline line or a row copies into the database's integers.
+    bounded: tuple[str, ...] = ()
 
     def seal(self, state: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -121,6 +124,9 @@ class SeatedCodec:
     def _unsealed(self, data: Any) -> tuple[dict[str, Any], str]:
         state, again = self.unseal(data)
         typed(self.load(state), "state")
+        for name in self.bounded:
+            if not 0 <= state[name] <= DB_INT_MAX:
+                raise ValueError(f"{name} must be 0 to {DB_INT_MAX:,}")
         return state, again
 
     def _seats(

@@ -249,13 +249,17 @@ def test_a_version_2_file_still_imports_and_brings_no_game(
          "games.fights[0].seats[0].character: must be the key of a pc in characters"),
         ("fights", "countdown", lambda g: g["seats"][1].update(character="abe-slade"),
          'games.fights[0].seats[1].character: "abe-slade" has two seats in this fight'),
+        ("saloons", "play", lambda g: g["state"].update(deal=10**12),
+         "games.saloons[0].state: is not a Death Enters the Saloon's state"),
+        ("fights", "countdown", lambda g: g.update(version=2**31 - 1),
+         "games.fights[0].version: must be 0 to 2,147,483,646, got 2147483647"),
         ("saloons", "over", lambda g: g["timeline"][0].update(kind="gossip"),
          'games.saloons[0].timeline[0].kind: must be one of "answer", "cue"'),
         ("showdowns", "play", lambda g: g.update(phase="over"),
          'games.showdowns[0].phase: is "over", but the state\'s is "play"'),
     ],
     ids=["fight-state", "saloon-cards", "showdown-type", "seat", "fight-seat", "fight-twice",
-         "line", "phase"],
+         "saloon-deal", "version", "line", "phase"],
 )  # fmt: skip
 def test_a_wrong_game_is_refused_in_words_and_nothing_is_written(
     kind: str, phase: str, change: Any, says: str, campaign: Campaign, dealer: User,
