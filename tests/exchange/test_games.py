@@ -252,7 +252,7 @@ def test_a_version_2_file_still_imports_and_brings_no_game(
         ("saloons", "play", lambda g: g["state"].update(deal=10**12),
          "games.saloons[0].state: is not a Death Enters the Saloon's state"),
         ("fights", "countdown", lambda g: g.update(version=2**31 - 1),
-         "games.fights[0].version: must be 0 to 2,147,483,646, got 2147483647"),
+         "games.fights[0].version: must be 0–2147483646, got 2147483647"),
         ("saloons", "over", lambda g: g["timeline"][0].update(kind="gossip"),
          'games.saloons[0].timeline[0].kind: must be one of "answer", "cue"'),
         ("showdowns", "play", lambda g: g.update(phase="over"),
