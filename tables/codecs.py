@@ -19,6 +19,8 @@ JSON → a checked plan → one transaction; ``exchange``):
 Each game's codec lives in ``<game>/codec.py`` and registers itself (``register``); the pipeline
 finds them with Django's ``autodiscover_modules("codec")``, as the admin finds ``admin.py``:
 neither ``exchange`` nor a game's ``apps.py`` imports the other by hand.
+``tables.seated.SeatedCodec`` is the codec of a game whose seats are members (the saloon,
+Saloon Showdown, The Gunfighter): such a game gives its models and its engine's ``seal.py``.
 """
 
 from __future__ import annotations
