@@ -6,7 +6,7 @@ imports no model).
 The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads it)::
 
     {
-      "format": "dustdevils.campaign", "version": 2,   # version 1 files are read too
+      "format": "dustdevils.campaign", "version": 3,   # versions 1 and 2 are read too
       "campaign": {"name", "slug", "setting", "pitch", "winner_bonus": bool,
                    "kind": "one_off" (only for a one-off table)},
       "members": [{"username", "role": "dealer" | "player"}],
@@ -38,20 +38,35 @@ The file (UTF-8 JSON; ``campaign_export`` builds it, ``campaign_import`` reads i
                      "timeline": [{"seq", "version", "at": ISO, "actor": username | null,
                                    "text"}],
                      "snapshots": [{"version", "state"}]}],   # the replay; optional
-      "fights": [{"title", "session": number | null, "rounds": n, "over": bool,
-                  "timeline": [{"round": n, "text"}]}]    # only if any; public lines (R30)
+      "games": {                                                    # since 3
+        "fights": [{"title", "session": number | null, "phase", "version", "created_at",
+                    "state": sealed (fights.engine.seal),
+                    "seats": [{"cid", "kind": "pc" | "npc" | "extras", "character": key | null,
+                               "name", "size"}],
+                    "timeline": [{"seq", "version", "at", "actor", "text", "round"}]}],
+        "gunfights" | "saloons" | "showdowns": [{"title", "phase", "version", "created_at",
+                    "state": sealed (<game>.engine.seal; The Gunfighter's is whole, GF10),
+                    "seats": [{"pid", "user": username, "position"}],
+                    "timeline": [{"seq", "version", "at", "actor", "text", and the game's own:
+                                  a saloon's "deal", "kind", "pid", "said", "struck"; Saloon
+                                  Showdown's "kind", "pid"; The Gunfighter's "showdown",
+                                  "pid"}]}]
+      }
     }
 
+A version 2 file may carry ``fights``, the fights' public record (title, session, rounds, over,
+public timeline), which importing never brought back; it is read and left aside.
+
 Optional fields, written only when there is something to write: a character's
-``quickness_dice`` (R27, set by the Dealer: imported), and ``fights`` (the public timeline of
-each fight: a record, which importing does not bring back).
+``quickness_dice`` (R27, set by the Dealer: imported).
 
 Conflicts (version 2) come back: the engine's state, checked by the engine's own loader and
 written back in its shape (the phase must be the state's, every hand has one seat), seats
 pointing at the file's characters, the timeline, "Deal again" links, and a finished conflict's
 replay states if the file has them (without them it simply has no replay). Only the Dealer can
 export (a player gets 403, an outsider 404). A conflict no longer points at the fight it
-settled (R32): fights are not imported. Each engine state is written on one line.
+settled (R32), nor a fight at the conflict it broke out of. Each engine state is written on one
+line.
 
 Secrets never leave a running table (R10, issue 28; the Rulings page says it too). A finished
 conflict (done, folded, cancelled) is written whole: R10 makes all of its cards public. A
@@ -61,8 +76,23 @@ salt, no commitment and no replay; only the lays on the table after the reveal s
 one back (import or restore) deals every hidden card again from a fresh shuffle into the same
 places, under a new salt and commitment, whatever the file says they are (``"??"``, or cards
 from an older file or a forged one), and writes a timeline line saying so
-(``conflicts.engine.restore.redealt``): no file can choose a card in a hand or the deck. Fights
-are written as their public record only, and saloon games not at all.
+(``conflicts.engine.restore.redealt``): no file can choose a card in a hand or the deck.
+
+Every other game (version 3, issue 37) — fights, Death Enters the Saloon, Saloon Showdown and
+The Gunfighter — is written by its own codec (``tables.codecs``, each game's ``codec.py``,
+found by ``autodiscover_modules``; ``exchange.games``), in every phase, with its seats, its
+public timeline and its state sealed the same way whether it is finished or running: a fight's
+unplayed cards, sleeves and stock are "??" and a Fate draw not yet revealed is left out (R30);
+a saloon hand's faces are "??" (only the public cards are named, in the deck's order); Saloon
+Showdown keeps who entered a count, never the number (SS15); The Gunfighter keeps nothing
+private (GF10) and is written whole. Bringing a running game back deals its hidden cards again
+from a fresh shuffle (a fight's hands only with cards still to come up, a saloon hand never a
+pair) or has its counts entered again, whatever the file says, and writes a timeline line
+saying so (a fight also tells each player, on a secret line, the hand dealt to them). Each
+game written is shown to every kind of viewer in the import's transaction, and the import's
+``ImportResult.games`` says, game by game, what was done. A game's seat is a member by
+username: one not seated here leaves the seat empty (said so); a fight's combatant is a
+character of the file (its id in the state is renamed to the character's new one).
 
 Every state a file brings is read by the engine's loader, which checks each value the screens
 read (``conflicts.engine.serial``); then, in the import's own transaction, every conflict's

@@ -22,6 +22,7 @@ from cards.errors import IllegalMove
 from characters.models import Character
 from characters.rules import ATTRIBUTES
 from exchange.conflict_checks import conflict_checked, line_checked
+from exchange.games import games_checked
 from exchange.plan import Plan, PlannedCharacter, PlannedEntry, PlannedSession
 from exchange.reading import (
     DB_INT_MAX,
@@ -87,6 +88,9 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
         conflict_checked(c, raw, f"conflicts[{i}]", i, kinds, numbers)
         for i, raw in enumerate(data.get("conflicts", []))  # since version 2
     ]
+    plan.games = games_checked(
+        c, data.get("games", {}), characters=kinds, sessions=numbers, members=usernames
+    )  # since version 3
     if c.problems:
         raise ImportRefused(c.problems[:MAX_PROBLEMS])
     return plan

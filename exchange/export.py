@@ -16,8 +16,8 @@ from characters.rules import ATTRIBUTES
 from conflicts.engine.restore import sealed
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict
+from exchange.games import games_export
 from exchange.reading import FORMAT, VERSION
-from fights.selectors import fight_data
 
 
 def _when(value: dt.datetime | None) -> str | None:
@@ -108,18 +108,10 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
             for session in sorted(sessions, key=lambda s: s.number)
         ],
         "conflicts": conflicts_export(campaign, keys),
+        # Every other game, sealed (since version 3): exchange.games, through each one's codec.
+        "games": games_export(campaign, keys),
     }
-    fights = fights_export(campaign)
-    if fights:  # written when there are any, so a campaign without fights keeps its file
-        data["fights"] = fights
     return data
-
-
-def fights_export(campaign: Campaign) -> list[dict[str, Any]]:
-    """The fights' public record (R30: no secret line, no hidden card), oldest first. Importing
-    does not bring fights back (as conflicts): they are the story of the evenings played."""
-    fights = campaign.fights.select_related("session").prefetch_related("events")
-    return [fight_data(f) for f in sorted(fights, key=lambda f: (f.created_at, f.pk))]
 
 
 def conflicts_export(campaign: Campaign, keys: dict[int, str]) -> list[dict[str, Any]]:
@@ -235,9 +227,9 @@ def _character(character: Character, key: str) -> dict[str, Any]:
 
 def campaign_file_dump(data: dict[str, Any]) -> str:
     """The file's text: indented, and UTF-8 as it is (names keep their quotes and accents).
-    A conflict's engine states (``state``, each snapshot's) are written on one line each: their
-    54 cards, one a line, would make a campaign's file several times larger, nearer the most a
-    table imports (``IMPORT_MAX_BYTES``)."""
+    The engine states of conflicts and games (``state``, each snapshot's) are written on one
+    line each: their 54 cards, one a line, would make a campaign's file several times larger,
+    nearer the most a table imports (``IMPORT_MAX_BYTES``)."""
     states: dict[str, str] = {}
     marker = f"state-{secrets.token_hex(8)}-"  # no text of the campaign can be it
 
@@ -258,6 +250,12 @@ def campaign_file_dump(data: dict[str, Any]) -> str:
             }
             for conflict in conflicts
         ]}  # fmt: skip
+    games = data.get("games")
+    if isinstance(games, dict) and games:
+        data = {**data, "games": {
+            kind: [{**game, "state": one_line(game["state"])} for game in listed]
+            for kind, listed in games.items()
+        }}  # fmt: skip
     text = json.dumps(data, indent=2, ensure_ascii=False)
     if states:
         pattern = re.compile("|".join(re.escape(key) for key in states))

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, DateTimeField, Value, When
 from django.utils import timezone
 
 from campaigns import streams as campaign_page
@@ -27,9 +26,11 @@ from campaigns.models import (
 from characters.models import Character, ChipEntry, Knack
 from conflicts.models import Conflict, Event, Seat, Snapshot
 from exchange.checks import campaign_plan
+from exchange.games import games_cleared, games_written
 from exchange.plan import RESTORER, Plan, redeal_line
 from exchange.reading import MAX_PROBLEMS, ImportRefused
 from exchange.showing import unshowable
+from tables.codecs import WriteRefs, set_times
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class ImportResult:
 
     campaign: Campaign
     warnings: tuple[str, ...] = ()
+    # What the import or restore did with each game of the file, in words (exchange.games).
+    games: tuple[str, ...] = ()
 
 
 def campaign_import(
@@ -73,8 +76,8 @@ def campaign_import(
             warnings.append(f"The address /c/{slug}/ is taken here: this copy is at /c/{free}/.")
         campaign = Campaign.objects.create(**{**plan.campaign, "slug": free})
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
-        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
-    return ImportResult(campaign, tuple(warnings))
+        games = _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
+    return ImportResult(campaign, tuple(warnings), tuple(games))
 
 
 def campaign_restore(
@@ -82,8 +85,10 @@ def campaign_restore(
 ) -> ImportResult:
     """Put ``campaign`` back as the file has it: its characters (with their ledgers), links,
     notes, sessions (with their logs) and conflicts (with their seats, timelines and replay
-    states) are replaced by the file's; its name, setting and pitch too. Its fights are
-    removed (the file keeps only their record). Seats at the table are kept
+    states) and every other game (fights, saloon, Saloon Showdown, The Gunfighter: a running
+    one dealt again, ``exchange.games``) are replaced by the file's (a file before version 3
+    has no game: the campaign then has none); its name, setting and pitch too. Seats at the
+    table are kept
     (with ``seat_members``, the file's members who have an account here are seated too), and
     ``dealer`` stays the Dealer. The file must be a copy of this campaign (same slug), so a
     file meant for another table cannot overwrite this one. That ``dealer`` deals
@@ -110,10 +115,10 @@ def campaign_fill(
     here: a file with any is refused. Checked first, then written in one transaction; that
     each of ``players`` sits at the campaign is the caller's check."""
     plan = campaign_plan(data)
-    if plan.sessions or plan.conflicts:
+    if plan.sessions or plan.conflicts or plan.games:
         raise ImportRefused(
             ["sessions: filling a campaign brings characters, links and notes; this file also "
-             "has sessions or conflicts: import it as a new campaign instead"]
+             "has sessions, conflicts or games: import it as a new campaign instead"]
         )  # fmt: skip
     hands = iter(players)
     owners = [
@@ -139,7 +144,7 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         # The file's conflicts replace these, which point at characters about to go.
         campaign.conflicts.all().delete()
-        campaign.fights.all().delete()  # likewise (the file keeps only their record)
+        games_cleared(campaign)  # likewise: the file's games replace them (exchange.games)
         # Characters take their knacks, ledgers, Wanted! links and Devil ratings with them.
         campaign.characters.all().delete()
         campaign.links.all().delete()
@@ -149,8 +154,8 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool
         for name in fields:
             setattr(campaign, name, plan.campaign[name])
         campaign.save(update_fields=fields)
-        _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
-    return ImportResult(campaign, tuple(warnings))
+        games = _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
+    return ImportResult(campaign, tuple(warnings), tuple(games))
 
 
 def _free_slug(wanted: str) -> str:
@@ -200,16 +205,18 @@ def _seat(
 
 def _write(
     plan: Plan, *, campaign: Campaign, dealer: User, warnings: list[str], seat: bool
-) -> None:
+) -> list[str]:
     seated = _seat(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat)
     sessions = {
         s.values["number"]: GameSession.objects.create(campaign=campaign, **s.values)
         for s in plan.sessions
     }
     actors = {e.actor for ch in plan.characters for e in ch.ledger if e.actor}
-    lines = [line for s in plan.sessions for line in s.log] + [
-        line for conflict in plan.conflicts for line in conflict.timeline
-    ]
+    lines = (
+        [line for s in plan.sessions for line in s.log]
+        + [line for conflict in plan.conflicts for line in conflict.timeline]
+        + [line for games in plan.games.values() for game in games for line in game.lines]
+    )
     writers = {line.actor for line in lines if line.actor}
     if not seat:
         # Rows are credited only to people seated here: a file must not put words in the
@@ -263,6 +270,9 @@ def _write(
     # Every page of every conflict shows, for every viewer, or nothing is written (issue 28).
     if problems := unshowable(campaign, dealer):
         raise ImportRefused(problems[:MAX_PROBLEMS])
+    refs = WriteRefs(dealer=dealer, seated=seated, credited=known, characters=made,
+                     sessions=sessions)  # fmt: skip
+    return games_written(plan.games, campaign, refs)
 
 
 def write_characters(
@@ -370,15 +380,8 @@ def _write_conflicts(
             )
             for line in planned.timeline
         )
-        times = [(line.seq, line.at) for line in planned.timeline]
-        for start in range(0, len(times), 200):  # a CASE of 200 lines a query
-            chunk = times[start : start + 200]
-            Event.objects.filter(conflict=conflict, seq__in=[seq for seq, _ in chunk]).update(
-                created_at=Case(
-                    *(When(seq=seq, then=Value(at)) for seq, at in chunk),
-                    output_field=DateTimeField(),
-                )
-            )
+        set_times(Event.objects.filter(conflict=conflict),
+                  [(line.seq, line.at) for line in planned.timeline])  # fmt: skip
         Snapshot.objects.bulk_create(
             Snapshot(conflict=conflict, version=version, state=state)
             for version, state in planned.snapshots

@@ -7,6 +7,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+# The games' codecs share the restorer's mark (a line's actor: whoever writes the file in).
+from tables.codecs import RESTORER as RESTORER
+from tables.codecs import PlannedGame
+
 
 @dataclass
 class PlannedEntry:
@@ -68,9 +72,7 @@ class Plan:
     notes: list[tuple[str, str]] = field(default_factory=list)
     sessions: list[PlannedSession] = field(default_factory=list)
     conflicts: list[PlannedConflict] = field(default_factory=list)
-
-
-RESTORER = "\x00restorer"  # a line's actor: whoever writes the file in (no username is it)
+    games: dict[str, list[PlannedGame]] = field(default_factory=dict)  # by kind (version 3)
 
 
 def redeal_line(planned: PlannedConflict, *, at: dt.datetime) -> PlannedLine:

@@ -17,8 +17,9 @@ from typing import Any
 from django.conf import settings
 
 FORMAT = "dustdevils.campaign"
-VERSION = 2  # 2: conflicts (state, seats, timeline, replay states) and each session's log
-READS = (1, 2)  # a version 1 file simply has no conflicts and no session logs
+VERSION = 3  # 3: every game (fights, saloon, Saloon Showdown, The Gunfighter: ``games``)
+# 2: conflicts (state, seats, timeline, replay states) and each session's log
+READS = (1, 2, 3)  # a version 1 file has no conflicts nor session logs; 1 and 2 have no games
 # The database's whole numbers (PostgreSQL integer; PositiveIntegerField's range): a number
 # above it would fail half-way through the writing, so the checks stop it first.
 DB_INT_MAX = 2_147_483_647

@@ -51,6 +51,7 @@ def import_new(request: HtmxHttpRequest) -> HttpResponse:
     if posted and form.is_valid():
         dealer = cast(User, request.user)  # logged in: login_required
         warnings: list[str] = []
+        games: list[str] = []
 
         def make() -> Campaign:
             # Only staff may seat the file's other members; anyone else's import seats them
@@ -59,6 +60,7 @@ def import_new(request: HtmxHttpRequest) -> HttpResponse:
                 form.cleaned_data["data"], dealer=dealer, seat_members=dealer.is_staff
             )
             warnings.extend(result.warnings)
+            games.extend(result.games)
             return result.campaign
 
         try:  # once per form: the same upload sent again finds the campaign it made
@@ -68,7 +70,7 @@ def import_new(request: HtmxHttpRequest) -> HttpResponse:
         except MadeAndGone as error:
             form.add_error(None, str(error))
         else:
-            result = ImportResult(campaign, tuple(warnings))
+            result = ImportResult(campaign, tuple(warnings), tuple(games))
             return _done(request, result, f"Imported “{campaign.name}”: you deal it.")
     return render(request, "exchange/import.html", {"form": form})
 
@@ -100,6 +102,8 @@ def _done(request: HtmxHttpRequest, result: ImportResult, message: str) -> HttpR
     messages.success(request, message)
     for warning in result.warnings:
         messages.warning(request, warning)
+    for game in result.games:  # what was done with each game of the file (issue 37)
+        messages.info(request, game)
     return redirect(_campaign_url(result.campaign))
 
 

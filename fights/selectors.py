@@ -361,17 +361,3 @@ def session_fights(session: GameSession, membership: Membership) -> list[Session
         SessionFight(f, timeline(f, f.seats.all(), membership, as_table=False))
         for f in fights_of_session(session)
     ]
-
-
-def fight_data(fight: Fight) -> dict[str, Any]:
-    """For the campaign export: the fight's public record (R30: no secret line, no hidden card)."""
-    return {
-        "title": fight.title,
-        "session": fight.session.number if fight.session else None,
-        # The rounds dealt (R31): once a round ends, ``fight.round`` already counts the next.
-        "rounds": engine.rounds_fought(state_of(fight)),
-        "over": fight.is_over,
-        "timeline": [
-            {"round": e.round, "text": e.text} for e in fight.events.all() if not e.secret
-        ],
-    }

@@ -98,7 +98,7 @@ def test_the_export_carries_each_conflict_and_the_session_log(
     at_table: Campaign, pc_a: Any
 ) -> None:
     data = campaign_export(at_table)
-    assert data["version"] == 2
+    assert data["version"] == 3
     conflicts = data["conflicts"]
     assert [(c["title"], c["phase"], c["previous"]) for c in conflicts] == [
         ("The posse at the canyon", "done", None),

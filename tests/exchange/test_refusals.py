@@ -115,8 +115,8 @@ CASES: dict[str, tuple[Callable[[Data], None], str]] = {
         '"dustdevils.character")',
     ),
     "wrong version": (
-        _set(lambda d: d, "version", 3),
-        "version: this app reads versions 1 to 2 of the format; the file says 3",
+        _set(lambda d: d, "version", 4),
+        "version: this app reads versions 1 to 3 of the format; the file says 4",
     ),
     "rating above 5": (
         _set(lambda d: _jim(d)["attributes"]["hand"], "rating", 7),

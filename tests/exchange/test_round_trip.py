@@ -27,12 +27,13 @@ JIM = "gentleman-jim-harris"
 
 def test_it_writes_every_section_of_the_format(played: Campaign) -> None:
     data = campaign_export(played)
-    assert (data["format"], data["version"]) == ("dustdevils.campaign", 2)
+    assert (data["format"], data["version"]) == ("dustdevils.campaign", 3)
     assert list(data) == [
         "format", "version", "campaign", "members", "characters", "links", "notes", "sessions",
-        "conflicts",
+        "conflicts", "games",
     ]  # fmt: skip
     assert data["conflicts"] == []
+    assert data["games"] == {"fights": [], "gunfights": [], "saloons": [], "showdowns": []}
     assert data["campaign"] == {
         "name": "The Hanged Man", "slug": "the-hanged-man", "setting": "Last Oak, Kansas",
         "pitch": played.pitch, "winner_bonus": True,

@@ -123,7 +123,7 @@ def test_a_staff_member_may_seat_the_files_members(
         ("rating", "characters[{jim}].attributes.hand.rating: must be 0–5, got 7"),
         ("link", "links[0].npc: no character has the key &quot;nobody&quot;"),
         ("ledger", "characters[{jim}].chips.current: is 2, but the ledger adds up to 1"),
-        ("version", "version: this app reads versions 1 to 2 of the format; the file says 3"),
+        ("version", "version: this app reads versions 1 to 3 of the format; the file says 4"),
     ],
 )
 def test_it_shows_why_a_file_is_refused_and_writes_nothing(
@@ -138,7 +138,7 @@ def test_it_shows_why_a_file_is_refused_and_writes_nothing(
     elif how == "ledger":
         data["characters"][jim]["chips"]["current"] = 2
     elif how == "version":
-        data["version"] = 3
+        data["version"] = 4
     text = campaign_file_dump(data)
     if how == "truncated":
         text = text[: len(text) // 3]

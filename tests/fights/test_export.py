@@ -1,7 +1,7 @@
-"""The campaign file carries the fights' public record and the Quickness dice (R27, R30):
-fights only when there are any (a campaign without fights keeps its file), never a secret line;
-the record is not imported back (as conflicts are not); the dice are; a bad dice spec in a file
-is refused with its place."""
+"""The campaign file carries the fights (since version 3, issue 37: ``games.fights``, sealed:
+tests/exchange/test_games.py) and the Quickness dice (R27, R30): never a secret line; a fight is
+imported back with its public timeline, and so are the dice; a bad dice spec in a file is
+refused with its place."""
 
 from __future__ import annotations
 
@@ -24,13 +24,14 @@ from tests.fights.conftest import FightTable, rig
 pytestmark = pytest.mark.django_db
 
 
-def test_a_campaign_without_fights_writes_no_fights_field(campaign: Any, pc_a: Any) -> None:
+def test_a_campaign_without_fights_writes_no_fight(campaign: Any, pc_a: Any) -> None:
     data = campaign_export(campaign)
-    assert "fights" not in data
+    assert "fights" not in data  # version 2's record: a version 3 file has games.fights
+    assert data["games"]["fights"] == []
     assert "quickness_dice" not in data["characters"][0]
 
 
-def test_r30_the_fights_record_is_public_lines_only_and_not_imported_back(
+def test_r30_a_fight_in_the_file_has_public_lines_only_and_is_imported_back(
     table: FightTable, dealer: User, cids: dict[str, str], pc_a: Any
 ) -> None:
     for who, total in (("abe", 13), ("bess", 7), ("crane", 8), ("gang", 5)):
@@ -41,9 +42,9 @@ def test_r30_the_fights_record_is_public_lines_only_and_not_imported_back(
     Character.objects.filter(pk=pc_a.pk).update(quickness_dice="3d8")
     campaign = table.fight.campaign
     data = campaign_export(campaign)
-    [record] = data["fights"]
+    [record] = data["games"]["fights"]
     texts = [line["text"] for line in record["timeline"]]
-    assert record["over"] is True
+    assert record["phase"] == "over"
     assert "Round 1 dealt: Abe Slade 3, Bess Doyle 2, Mayor Crane 2, 3 Pinkertons 2." in texts
     assert not any("Dealt to" in t or "red joker" in t for t in texts)  # R30: secrets stay out
     abe = next(c for c in data["characters"] if c["name"] == "Abe Slade")
@@ -52,7 +53,8 @@ def test_r30_the_fights_record_is_public_lines_only_and_not_imported_back(
     text = campaign_file_dump(data)
     result = campaign_import(campaign_file_parse(text), dealer=dealer)
     assert result.campaign.pk != campaign.pk
-    assert not Fight.objects.filter(campaign=result.campaign).exists()
+    [fight] = Fight.objects.filter(campaign=result.campaign)
+    assert [e.text for e in fight.events.all()] == texts
     imported = Character.objects.get(campaign=result.campaign, name="Abe Slade")
     assert imported.quickness_dice == "3d8"
 
@@ -79,8 +81,8 @@ def test_r31_the_record_counts_the_rounds_dealt_not_the_round_opened_after_the_l
     table.ok(dealer, "deal")
     table.ok(dealer, "end-round")
     table.ok(dealer, "end-fight")
-    [record] = campaign_export(table.fight.campaign)["fights"]
-    assert record["rounds"] == 1
+    [record] = campaign_export(table.fight.campaign)["games"]["fights"]
+    assert record["state"]["round"] == 1  # an ended fight's round: the rounds dealt
     assert record["timeline"][-1]["text"] == "The fight ends after 1 round."
     session_page = table.page(dealer, f"/c/{table.fight.campaign.slug}/sessions/1/")
     assert "over after round 1<" in session_page
@@ -97,8 +99,8 @@ def test_r31_a_fight_ended_in_the_next_rounds_quickness_says_so(
     table.ok(dealer, "end-round")
     table.ok(dealer, "quickness", cid=cids["abe"], total=9)
     table.ok(dealer, "end-fight")
-    [record] = campaign_export(table.fight.campaign)["fights"]
-    assert record["rounds"] == 1
+    [record] = campaign_export(table.fight.campaign)["games"]["fights"]
+    assert record["state"]["round"] == 1  # an ended fight's round: the rounds dealt
     end = record["timeline"][-1]
     assert end["text"] == "The fight ends in round 2's Quickness, before its deal (1 round dealt)."
     assert end["round"] == 2
@@ -114,5 +116,5 @@ def test_r31_a_fight_ended_mid_countdown_counts_the_round_under_way(
         table.ok(dealer, "quickness", cid=cids[who], total=total)
     table.ok(dealer, "deal")
     table.ok(dealer, "end-fight")
-    [record] = campaign_export(table.fight.campaign)["fights"]
-    assert record["rounds"] == 1
+    [record] = campaign_export(table.fight.campaign)["games"]["fights"]
+    assert record["state"]["round"] == 1  # an ended fight's round: the rounds dealt

@@ -37,6 +37,8 @@ class Command(BaseCommand):
         campaign = result.campaign
         for warning in result.warnings:
             self.stderr.write(f"Note: {warning}")
+        for game in result.games:
+            self.stdout.write(game)
         self.stdout.write(
             f"Imported “{campaign.name}” as /c/{campaign.slug}/ "
             f"({campaign.characters.count()} characters), dealt by {dealer.get_username()}."
