@@ -4,24 +4,14 @@ in view of the whole table — so its state is written whole and comes back as i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any
 
 from gunfighter.engine.serial import state_from_data, state_to_data
-from gunfighter.models import Gunfight, GunfightLine, GunfightSeat
-from gunfighter.selectors import gunfight_view
-from tables.codecs import register
 from tables.seated import SeatedCodec
 
 
 class GunfighterCodec(SeatedCodec):
     kind = "gunfights"
-    noun = "The Gunfighter"
-    model = Gunfight
-    seat_model = GunfightSeat
-    line_model = GunfightLine
-    fk = "gunfight"
     extra = ("showdown", "pid")
 
     def seal(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -33,14 +23,5 @@ class GunfighterCodec(SeatedCodec):
     def load(self, state: dict[str, Any]) -> Any:
         return state_from_data(state)
 
-    def screens(
-        self, row: Any, viewers: list[Any]
-    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
-        for user in viewers:
-            yield "gunfighter/detail.html#main", partial(gunfight_view, row, user)
-
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [g["pid"] for g in state["gunfighters"]]
-
-
-CODEC = register(GunfighterCodec())

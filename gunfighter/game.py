@@ -13,6 +13,7 @@ from django import forms
 from django.contrib.auth.models import User
 
 from campaigns.access import is_host
+from gunfighter.codec import GunfighterCodec
 from gunfighter.engine import game as g
 from gunfighter.engine import state as s
 from gunfighter.engine.serial import state_from_data, state_to_data
@@ -117,6 +118,7 @@ class Gunfighter(Game):
     rulings = RULINGS
     model, seat_model, line_model, key_model = Gunfight, GunfightSeat, GunfightLine, GunfightMoveKey
     fk = "gunfight"
+    codec = GunfighterCodec
     new_form = NewGunfight
     moves = MOVES
     started = "High noon. Draw your six."

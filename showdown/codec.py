@@ -3,25 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any
 
 from showdown.engine.seal import sealed, unsealed
 from showdown.engine.state import state_from_data
-from showdown.models import Showdown, ShowdownLine, ShowdownSeat
-from showdown.selectors import showdown_view
-from tables.codecs import register
+from showdown.models import ShowdownLine
 from tables.seated import SeatedCodec
 
 
 class ShowdownCodec(SeatedCodec):
     kind = "showdowns"
-    noun = "Saloon Showdown"
-    model = Showdown
-    seat_model = ShowdownSeat
-    line_model = ShowdownLine
-    fk = "showdown"
     extra = ("kind", "pid")
 
     def seal(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -33,13 +24,6 @@ class ShowdownCodec(SeatedCodec):
     def load(self, state: dict[str, Any]) -> Any:
         return state_from_data(state)
 
-    def screens(
-        self, row: Any, viewers: list[Any]
-    ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
-        for user in viewers:
-            yield "showdown/detail.html#main", partial(showdown_view, row, user)
-        yield "showdown/table.html#main", partial(showdown_view, row, viewers[-2], as_table=True)
-
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [p["pid"] for p in state["players"]]
 
@@ -48,6 +32,3 @@ class ShowdownCodec(SeatedCodec):
 
     def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
         return {"kind": ShowdownLine.Kind.RULE, "pid": ""}
-
-
-CODEC = register(ShowdownCodec())

@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.auth.models import User
 
 from cards.errors import IllegalMove
+from showdown.codec import ShowdownCodec
 from showdown.engine import game as g
 from showdown.engine import moves as m
 from showdown.engine.state import Options, Phase, state_from_data, state_to_data
@@ -100,6 +101,7 @@ class SaloonShowdown(Game):
     rulings = RULINGS
     model, seat_model, line_model, key_model = Showdown, ShowdownSeat, ShowdownLine, ShowdownMoveKey
     fk = "showdown"
+    codec = ShowdownCodec
     new_form = NewShowdown
     moves = MOVES
     started = "Saloon Showdown: the cards are dealt."

@@ -164,6 +164,10 @@ class Game:
     key_model: ClassVar[type[models.Model]]
     fk: ClassVar[str]
 
+    # Its codec in the campaign file (tables.codecs; a class taking the game, e.g. a
+    # ``tables.seated.SeatedCodec``), registered by the site.
+    codec: ClassVar[Any] = None
+
     new_form: ClassVar[type[NewGameForm]] = NewGameForm
     moves: ClassVar[Mapping[str, type[GameMove]]] = {}
 

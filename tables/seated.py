@@ -45,6 +45,19 @@ class SeatedCodec:
     line_model: Any = None
     fk = ""
     extra: tuple[str, ...] = ()
+    game: Any = None  # the declared game (tables.game.Game) whose codec this is
+
+    def __init__(self, game: Any = None) -> None:
+        """A declared game's codec takes its models and its screens from the declaration."""
+        if game is not None:
+            self.game, self.noun = game, self.noun or game.name
+            self.model, self.seat_model, self.line_model = (
+                game.model,
+                game.seat_model,
+                game.line_model,
+            )
+            self.fk = game.fk
+
     # The state's whole numbers a timeline line or a row copies into the database's integers.
     bounded: tuple[str, ...] = ()
 
@@ -61,8 +74,15 @@ class SeatedCodec:
         self, row: Any, viewers: list[Any]
     ) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
         """Each page of a game written, for each viewer (a seated user, the Dealer, None for a
-        watcher): its template and the function making its context (``tables.codecs.shown``)."""
-        raise NotImplementedError
+        watcher): its template and the function making its context (``tables.codecs.shown``);
+        a declared game's from its ``view`` (and its shared screen's)."""
+        if self.game is None:
+            raise NotImplementedError
+        game = self.game
+        for user in viewers:
+            yield game.template("detail") + "#main", partial(game.view, row, user)
+        if game.shared_screen:
+            yield game.template("table") + "#main", partial(game.view, row, None, as_table=True)
 
     def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
         """The game's own fields of the restore's timeline line."""

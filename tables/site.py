@@ -36,7 +36,7 @@ from campaigns import tablegames
 from campaigns.access import membership_for
 from campaigns.running import RunningTable, Seats, seated_running
 from dustdevils.live.tables import LiveTable, Viewer
-from tables import pages, rulings
+from tables import codecs, pages, rulings
 from tables.game import Game
 from tables.streams import member_table, stream_view
 
@@ -63,6 +63,8 @@ class Site:
             )
         )  # fmt: skip
         rulings.register(*game.rulings)
+        if game.codec is not None:
+            codecs.register(game.codec(game))
         return game
 
     def live(self, kind: str) -> LiveTable[Any]:

@@ -19,7 +19,6 @@ from fights.models import Fight
 from fights.services import fight_create
 from gunfighter.engine.serial import state_to_data as gunfight_to_data
 from gunfighter.models import Gunfight, GunfightSeat
-from gunfighter.services import gunfight_create
 from saloon.engine.serial import state_to_data as saloon_to_data
 from saloon.models import Saloon, SaloonSeat
 from saloon.services import saloon_create
@@ -27,8 +26,8 @@ from showdown.engine import game as shg
 from showdown.engine.state import Phase as ShowPhase
 from showdown.engine.state import state_to_data as showdown_to_data
 from showdown.models import Showdown, ShowdownSeat
-from showdown.services import showdown_create
 from tests.gunfighter import kit as gun_kit
+from tests.kit import new_game
 from tests.saloon import kit as saloon_kit
 from tests.showdown import kit as showdown_kit
 
@@ -161,8 +160,11 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
         pids = [p.pid for p in state.players]
     elif kind == "showdowns":
         state = showdown_state(phase)
-        row = showdown_create(campaign=campaign, actor=dealer, players=list(users[:2]),
-                              dealer=dealer, options=state.options)  # fmt: skip
+        row = new_game(
+            "showdown", campaign=campaign, actor=dealer, players=list(users[:2]),
+            dealer=dealer.pk, simple=state.options.simple, roulette=state.options.roulette,
+            events=state.options.events,
+        )  # fmt: skip
         data, seats, pids = (
             showdown_to_data(state),
             (Showdown, ShowdownSeat, "showdown"),
@@ -170,7 +172,7 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
         )
     elif kind == "gunfights":
         state = gunfight_state(phase)
-        row = gunfight_create(campaign=campaign, actor=dealer, players=list(users[:2]))
+        row = new_game("gunfighter", campaign=campaign, actor=dealer, players=list(users[:2]))
         data, seats = gunfight_to_data(state), (Gunfight, GunfightSeat, "gunfight")
         pids = [g.pid for g in state.gunfighters]
     else:
