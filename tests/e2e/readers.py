@@ -1,0 +1,64 @@
+"""People reading a table's pages: a browser context each (their own cookies), every page checked
+by axe-core (WCAG 2.1 A and AA) on a phone (390×844) and on a laptop (1280×800). The tables are
+driven to each phase through the services between looks, never by clicking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.e2e.axe import violations
+from tests.e2e.conftest import DESKTOP, PHONE_390
+
+SIZES = (("phone", PHONE_390), ("laptop", DESKTOP))
+
+
+class Readers:
+    """``look(path, "where")`` opens the page for each reader and runs axe at both sizes;
+    ``assert_none()`` fails with every violation found, once per rule and element."""
+
+    def __init__(
+        self,
+        browser: Browser,
+        app_url: str,
+        login_cookie: Callable[[User], dict[str, str]],
+        users: dict[str, User | None],
+    ) -> None:
+        self.app_url = app_url
+        self.contexts: dict[str, BrowserContext] = {}
+        self.pages: dict[str, Page] = {}
+        for name, user in users.items():
+            context = browser.new_context(viewport=PHONE_390)
+            if user is not None:
+                context.add_cookies([login_cookie(user)])  # type: ignore[list-item]
+            self.contexts[name] = context
+            self.pages[name] = context.new_page()
+        self.found: dict[str, str] = {}
+        self.looked = 0
+
+    def look(self, path: str, where: str, who: tuple[str, ...] = ()) -> None:
+        for name in who or tuple(self.pages):
+            page = self.pages[name]
+            page.set_viewport_size(PHONE_390)
+            response = page.goto(self.app_url + path, wait_until="domcontentloaded")
+            assert response is not None and response.status == 200, (where, name, path)
+            for size, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                self.looked += 1
+                for line in violations(page):
+                    rule = line.split(" ", 1)[0]
+                    self.found.setdefault(f"{rule} {line}", f"{where} ({name}, {size}): {line}")
+
+    def assert_none(self) -> None:
+        assert not self.found, f"{len(self.found)} WCAG 2.1 A/AA violations:\n" + "\n".join(
+            sorted(self.found.values())
+        )
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
