@@ -60,6 +60,20 @@ def violations(page: Page) -> list[str]:
     return [f"{v['id']} ({v['help']}): " + " | ".join(v["nodes"][:4]) for v in found]
 
 
+def unnamed_cards(page: Page) -> list[str]:
+    """Cards on the page (``data-card``) not announced by their name in words ("ten of
+    hearts", "red joker"): each as "code: what a screen reader is given instead"."""
+    from cards.deck import FULL_DECK
+
+    words = {c.text: c.words for c in FULL_DECK}
+    named: list[list[str]] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-card]')].filter(e => e.tagName !== 'INPUT')
+            .map(e => [e.dataset.card, e.getAttribute('aria-label')
+                || (e.querySelector('.visually-hidden') || {}).textContent || e.textContent])"""
+    )
+    return [f"{code}: {name!r}" for code, name in named if name.strip() != words.get(code)]
+
+
 def assert_readable(page: Page, where: str) -> None:
     """No WCAG 2.1 A/AA violation on the page, at its current size."""
     size = page.viewport_size or {}

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.e2e.axe import violations
+from tests.e2e.axe import unnamed_cards, violations
 from tests.e2e.conftest import DESKTOP, PHONE_390
 
 SIZES = (("phone", PHONE_390), ("laptop", DESKTOP))
@@ -45,6 +45,8 @@ class Readers:
             page.set_viewport_size(PHONE_390)
             response = page.goto(self.app_url + path, wait_until="domcontentloaded")
             assert response is not None and response.status == 200, (where, name, path)
+            for code in unnamed_cards(page):
+                self.found.setdefault(f"card {code}", f"{where} ({name}): a card not in words, {code}")
             for size, viewport in SIZES:
                 page.set_viewport_size(viewport)
                 self.looked += 1
