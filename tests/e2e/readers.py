@@ -45,6 +45,8 @@ class Readers:
             page.set_viewport_size(PHONE_390)
             response = page.goto(self.app_url + path, wait_until="domcontentloaded")
             assert response is not None and response.status == 200, (where, name, path)
+            # The page at rest: no request of its own in flight (htmx fades what it reloads).
+            page.wait_for_function("() => !document.querySelector('.htmx-request')")
             for code in unnamed_cards(page):
                 self.found.setdefault(f"card {code}", f"{where} ({name}): a card not in words, {code}")
             for size, viewport in SIZES:
