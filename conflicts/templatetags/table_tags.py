@@ -109,7 +109,7 @@ def card_words(text: Any, autoescape: bool = True) -> SafeString:
     words: "Abe discards 10♥" reads "Abe discards ten of hearts". Only words already in the
     text are named, so nothing the viewer may not see comes through."""
     escaped = str(conditional_escape(text) if autoescape else text)
-    return mark_safe(_CODE.sub(lambda m: str(card_text(m.group(0))), escaped))  # noqa: S308
+    return mark_safe(_CODE.sub(lambda m: str(card_text(m.group(0))), escaped))
 
 
 @register.simple_tag(takes_context=True)

@@ -53,7 +53,8 @@ def violations(page: Page) -> list[str]:
             runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'],
         })).violations.map(v => ({
             id: v.id, help: v.help,
-            nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1).join(' ').trim()),
+            nodes: v.nodes.map(n => n.target.join(' ') + ': '
+                + n.failureSummary.split('\\n').slice(1).join(' ').trim()),
         }))""",
         WCAG21_AA,
     )
@@ -72,7 +73,9 @@ def unnamed_cards(page: Page) -> list[str]:
                 || (e.querySelector('.visually-hidden') || {}).textContent || e.textContent])"""
     )
     return [
-        f"{code}: {name!r}" for code, name in named if not name.strip().startswith(words.get(code) or "?")
+        f"{code}: {name!r}"
+        for code, name in named
+        if not name.strip().startswith(words.get(code) or "?")
     ]
 
 

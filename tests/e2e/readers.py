@@ -5,7 +5,6 @@ driven to each phase through the services between looks, never by clicking."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -44,11 +43,13 @@ class Readers:
             page = self.pages[name]
             page.set_viewport_size(PHONE_390)
             response = page.goto(self.app_url + path, wait_until="domcontentloaded")
-            assert response is not None and response.status == 200, (where, name, path)
+            assert response is not None, (where, name, path)
+            assert response.status == 200, (where, name, path)
             # The page at rest: no request of its own in flight (htmx fades what it reloads).
             page.wait_for_function("() => !document.querySelector('.htmx-request')")
             for code in unnamed_cards(page):
-                self.found.setdefault(f"card {code}", f"{where} ({name}): a card not in words, {code}")
+                said = f"{where} ({name}): a card not in words, {code}"
+                self.found.setdefault(f"card {code}", said)
             for size, viewport in SIZES:
                 page.set_viewport_size(viewport)
                 self.looked += 1
@@ -64,5 +65,3 @@ class Readers:
     def close(self) -> None:
         for context in self.contexts.values():
             context.close()
-
-

@@ -6,7 +6,6 @@ account pages — on a phone (390×844) and a laptop (1280×800)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -18,7 +17,10 @@ from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects  # noqa: F401 �
 
 pytestmark = pytest.mark.e2e
 
-OUTSIDE = ("/", "/rulings/", "/campaigns/new/", "/saloon/new/", "/accounts/password/", "/accounts/password/done/")
+OUTSIDE = (
+    "/", "/rulings/", "/campaigns/new/", "/saloon/new/", "/accounts/password/",
+    "/accounts/password/done/",
+)  # fmt: skip
 SIGNED_OUT = ("/accounts/login/", "/accounts/signup/")
 
 

@@ -55,7 +55,8 @@ def people(
     login_cookie: Cookie,
     module_chromium: Browser,
 ) -> Iterator[Readers]:
-    readers = Readers(module_chromium, app_url, login_cookie, {"dealer": dealer, "player": player_a})
+    users: dict[str, User | None] = {"dealer": dealer, "player": player_a}
+    readers = Readers(module_chromium, app_url, login_cookie, users)
     try:
         yield readers
     finally:
