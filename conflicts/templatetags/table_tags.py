@@ -100,7 +100,7 @@ def card_text(c: Any) -> SafeString:
     )  # fmt: skip
 
 
-_CODE = re.compile(r"(?<![\w♣♦♥♠])(?:10|[2-9JQKA])[♣♦♥♠](?![\w♣♦♥♠])")
+_CODE = re.compile(r"(?<![\w♣♦♥♠])(?:(?:10|[2-9JQKA])[♣♦♥♠]|[RB]J)(?![\w♣♦♥♠])")
 
 
 @register.filter(needs_autoescape=True)
