@@ -8,7 +8,9 @@ the module."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from fights.engine import action_deck as fe
 from fights.engine.serial import state_from_data as fight_state
 from fights.services import ExtrasSpec, fight_create, fight_move
 from gunfighter.engine import state as gs
+from gunfighter.engine.serial import state_to_data as gunfight_data
 from gunfighter.services import gunfight_create, gunfight_move
 from saloon.engine import game as sg
 from saloon.services import saloon_create, saloon_move
@@ -158,7 +161,7 @@ def test_a_fight_is_readable_in_every_phase(
 
 
 def walk(
-    people: Readers, url: str, phase_of: Callable[[], str], next_move: Callable[[], Any],
+    people: Readers, url: str, phase_of: Callable[[], str], next_move: Callable[[set[str]], Any],
     play: Callable[[Any], None], wanted: set[str], *, table: bool = True, limit: int = 1500,
 ) -> set[str]:  # fmt: skip
     """Random legal moves through the services until the game is over, everyone's pages
@@ -175,7 +178,7 @@ def walk(
         if phase.endswith("over"):
             break
         try:
-            play(next_move())
+            play(next_move(seen))
         except (IllegalMove, Refused):  # a random table's move the rules refuse
             continue
     assert seen >= wanted, wanted - seen
@@ -205,7 +208,7 @@ def test_death_enters_the_saloon_is_readable_in_every_phase(
         )  # fmt: skip
 
     walk(
-        people, saloon.get_absolute_url(), phase, lambda: saloon_random_move(
+        people, saloon.get_absolute_url(), phase, lambda seen: saloon_random_move(
             saloon_state(saloon), rng), play,
         {f"the saloon, {p}" for p in ("archetypes", "discard", "play draw", "play answer", "over")},
     )  # fmt: skip
@@ -235,10 +238,22 @@ def test_saloon_showdown_is_readable_in_every_phase(
             move=lambda pid: made, version=None, rng=rng,
         )  # fmt: skip
 
+    def next_move(seen: set[str]) -> sm.Move:
+        """Random moves, but the first threats end in a standoff (a third pistol joins, the
+        first threatened closes it)."""
+        state = showdown_state(showdown)
+        threat = state.threat
+        if threat is not None and "Saloon Showdown, fight standoff" not in seen:
+            if not threat.standoff:
+                third = next(p for p in state.pids if p not in (threat.threatener, threat.target))
+                return sm.Standoff(third)
+            return sm.CloseStandoff(threat.first)
+        return showdown_random_move(state, rng, clock)
+
     walk(
-        people, showdown.get_absolute_url(), phase,
-        lambda: showdown_random_move(showdown_state(showdown), rng, clock), play,
-        {f"Saloon Showdown, {p}" for p in ("play", "threat", "bluff", "fight duel", "over")},
+        people, showdown.get_absolute_url(), phase, next_move, play,
+        {f"Saloon Showdown, {p}" for p in ("play", "threat", "bluff", "fight standoff",
+                                           "fight duel", "over")},
         limit=4000,
     )  # fmt: skip
     people.assert_none()
@@ -252,10 +267,13 @@ def test_the_gunfighter_is_readable_in_every_phase(
         campaign=campaign, actor=dealer, players=list(users.values()), choose=True,
         rng=random.Random(3),
     )  # fmt: skip
-    rng, now = random.Random(6), [gs.COUNTDOWN_MS]
+    rng, now = random.Random(6), [int(time.time() * 1000)]
 
     def phase() -> str:
         state = gunfight_state(gunfight)
+        end = state.clock_end
+        if state.phase == gs.Phase.SHOWDOWN and end is not None and end <= time.time() * 1000:
+            return "The Gunfighter, review"
         return f"The Gunfighter, {state.phase.value}"
 
     def play(made: gs.Move) -> None:
@@ -265,13 +283,22 @@ def test_the_gunfighter_is_readable_in_every_phase(
             move=lambda pid, at: made, version=None, rng=rng,
         )  # fmt: skip
 
-    def next_move() -> gs.Move:
+    def next_move(seen: set[str]) -> gs.Move:
+        state = gunfight_state(gunfight)
+        end, at = state.clock_end, int(time.time() * 1000)
+        if state.phase == gs.Phase.SHOWDOWN and end is not None and state.clock_at and end > at:
+            # The clock was seen running: set it back so that it ran out (the mats' review)
+            # rather than wait for it.
+            early = state.clock_at - (end - at) - 1000
+            gunfight.state = gunfight_data(replace(state, clock_at=early))
+            gunfight.save(update_fields=["state"])
+            state = gunfight_state(gunfight)
         now[0] += 1000
-        return gunfight_random_move(gunfight_state(gunfight), rng, now[0])
+        return gunfight_random_move(state, rng, now[0])
 
     walk(
         people, gunfight.get_absolute_url(), phase, next_move, play,
-        {f"The Gunfighter, {p}" for p in ("choose", "prepare", "showdown", "over")},
+        {f"The Gunfighter, {p}" for p in ("choose", "prepare", "showdown", "review", "over")},
         table=False,
     )  # fmt: skip
     people.assert_none()
