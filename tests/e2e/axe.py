@@ -79,6 +79,27 @@ def unnamed_cards(page: Page) -> list[str]:
     ]
 
 
+def bare_card_codes(page: Page) -> list[str]:
+    """Card codes written in the page's text ("10♥") with no name in words around them: a
+    screen reader would read "10 heart suit"."""
+    found: list[str] = page.evaluate(
+        r"""() => {
+            const NAMED = '[data-card], button[aria-label], [aria-hidden="true"], script, style';
+            const code = /(?:^|[^\w♣♦♥♠])(?:10|[2-9JQKA])[♣♦♥♠](?![\w♣♦♥♠])/;
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const out = [];
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const el = node.parentElement;
+                if (!code.test(node.data) || !el || !el.checkVisibility()) continue;
+                if (el.closest(NAMED)) continue;
+                out.push(node.data.trim().slice(0, 60));
+            }
+            return out;
+        }"""
+    )
+    return found
+
+
 def assert_readable(page: Page, where: str) -> None:
     """No WCAG 2.1 A/AA violation on the page, at its current size."""
     size = page.viewport_size or {}

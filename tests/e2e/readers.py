@@ -11,7 +11,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.e2e.axe import unnamed_cards, violations
+from tests.e2e.axe import bare_card_codes, unnamed_cards, violations
 from tests.e2e.conftest import DESKTOP, PHONE_390
 
 SIZES = (("phone", PHONE_390), ("laptop", DESKTOP))
@@ -62,6 +62,9 @@ class Readers:
             for code in unnamed_cards(page):
                 said = f"{where} ({name}): a card not in words, {code}"
                 self.found.setdefault(f"card {code}", said)
+            for text in bare_card_codes(page):
+                said = f"{where} ({name}): a card code not in words, {text!r}"
+                self.found.setdefault(f"code {text}", said)
             for size, viewport in SIZES:
                 page.set_viewport_size(viewport)
                 self.looked += 1
