@@ -50,7 +50,7 @@ def violations(page: Page) -> list[str]:
         page.evaluate(axe_source() + "\n;void 0")
     found: list[dict[str, Any]] = page.evaluate(
         """async (tags) => (await axe.run(document, {
-            runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'],
+            runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'], preload: false,
         })).violations.map(v => ({
             id: v.id, help: v.help,
             nodes: v.nodes.map(n => n.target.join(' ') + ': '
