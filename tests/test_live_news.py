@@ -32,9 +32,9 @@ def test_every_table_page_has_one_polite_region_for_what_changed(
     game: str,
     key: str,
     order: str,
-    objects: dict,
+    objects: dict,  # noqa: F811
     dealer: object,
-    player_a: object,  # noqa: F811
+    player_a: object,
 ) -> None:
     url = f"/c/{objects['slug']}/{game}/{objects[key]}/"
     screens = [url] if game == "gunfighter" else [url, url + "table/"]
