@@ -71,6 +71,10 @@ _SUIT_ATTRIBUTES = {
     Suit.HEARTS: "heart",
 }
 _RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_WORDS = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+    10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}  # fmt: skip
 
 # Joker colours. A natural card has colour NATURAL; R6 step 5 ranks red above black.
 NATURAL, BLACK, RED = 0, 1, 2
@@ -121,6 +125,13 @@ class Card:
     def is_red(self) -> bool:
         """Red for display: hearts, diamonds and the red joker."""
         return self.suit in (Suit.HEARTS, Suit.DIAMONDS) or self.joker == RED
+
+    @property
+    def words(self) -> str:
+        """The card's name in words, as a screen reader says it: "ten of hearts", "red joker"."""
+        if self.is_joker:
+            return "red joker" if self.joker == RED else "black joker"
+        return f"{_RANK_WORDS[self.rank]} of {Suit(self.suit).label}"
 
     def __str__(self) -> str:
         return self.text

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 
 from campaigns.models import Campaign, Membership
 from cards.deck import BLACK_JOKER, Card
@@ -94,25 +92,12 @@ def seat_of(saloon: Saloon, user: User | None) -> SaloonSeat | None:
 
 @dataclass(frozen=True)
 class Face:
-    """A card shown face up: its text and colour."""
+    """A card shown face up: its text and colour (drawn by table_tags' ``{% card %}``, its name
+    in words)."""
 
     text: str
     red: bool
     joker: bool
-
-    @property
-    def html(self) -> SafeString:
-        """The card as the screens draw it (table.css's .pcard): one string, not a template
-        include per card (a busy timeline renders dozens)."""
-        classes = (
-            "pcard" + (" pcard--red" if self.red else "") + (" pcard--joker" if self.joker else "")
-        )
-        return format_html(
-            '<span class="{}" data-card="{}" aria-label="{}"><span class="pcard__rank" '
-            'aria-hidden="true">{}</span><span class="pcard__suit" aria-hidden="true">{}</span>'
-            "</span>",
-            classes, self.text, self.text, self.rank, "joker" if self.joker else self.suit,
-        )  # fmt: skip
 
     @property
     def rank(self) -> str:

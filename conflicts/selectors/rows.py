@@ -27,12 +27,6 @@ KIND_LABELS = {
 }
 
 
-_SUIT_NAMES = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
-
-
-_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-
-
 def display_name(user: User | None) -> str:
     if user is None:
         return ""
@@ -56,12 +50,8 @@ def display_order(cards: Iterable[Card]) -> list[Card]:
 
 def card_view(card: Card) -> CardView:
     if card.is_joker:
-        colour = "red" if card.is_red else "black"
-        return CardView(card.text, "★", "", card.is_red, f"{colour} joker")
-    suit = card.text[-1]
-    rank = card.rank_text
-    name = f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
-    return CardView(card.text, rank, suit, card.is_red, name)
+        return CardView(card.text, "★", "", card.is_red, card.words)
+    return CardView(card.text, card.rank_text, card.text[-1], card.is_red, card.words)
 
 
 @dataclass

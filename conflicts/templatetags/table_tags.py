@@ -8,14 +8,17 @@ twice as fast for the Dealer's console). The HTML is what those templates made.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
+from cards.deck import Card, parse_card
+from conflicts.selectors.rows import CardView, card_view
 from dustdevils.memo import bounded
 
 register = template.Library()
@@ -48,8 +51,19 @@ def cards(row: Iterable[Any], small: bool = False, laid: Iterable[Any] = ()) -> 
     )
 
 
+def shown(c: Any) -> CardView:
+    """Any card a screen shows — a ``CardView``, a ``Card``, another game's face-up card with a
+    ``text``, or the text itself ("10♥", "RJ") — as a ``CardView``, its name in words."""
+    if isinstance(c, CardView):
+        return c
+    return card_view(c if isinstance(c, Card) else parse_card(str(getattr(c, "text", c))))
+
+
 def card_faces(row: Iterable[Any], laid: Iterable[Any] = ()) -> SafeString:
-    marked = {c.text for c in laid or ()}
+    """Each card drawn as a face (table.css's .pcard), announced by its name in words ("ten of
+    hearts", "red joker"): the one way every game's screens show a card."""
+    row = [shown(c) for c in row]
+    marked = {shown(c).text for c in laid or ()}
     return format_html_join(
         "",
         '<span class="pcard{}{}{}" data-card="{}" role="img" aria-label="{}"><span '
@@ -74,6 +88,28 @@ def card_faces(row: Iterable[Any], laid: Iterable[Any] = ()) -> SafeString:
 def card(c: Any) -> SafeString:
     """One card."""
     return card_faces([c])
+
+
+@register.simple_tag
+def card_text(c: Any) -> SafeString:
+    """One card as its short code in running text ("10♥"), announced by its name in words."""
+    v = shown(c)
+    return format_html(
+        '<span class="ctext{}" data-card="{}" role="img" aria-label="{}">{}</span>',
+        " ctext--red" if v.red else "", v.text, v.name, v.text,
+    )  # fmt: skip
+
+
+_CODE = re.compile(r"(?<![\w♣♦♥♠])(?:(?:10|[2-9JQKA])[♣♦♥♠]|[RB]J)(?![\w♣♦♥♠])")
+
+
+@register.filter(needs_autoescape=True)
+def card_words(text: Any, autoescape: bool = True) -> SafeString:
+    """Text (a timeline line) with each card's short code in it announced by its name in
+    words: "Abe discards 10♥" reads "Abe discards ten of hearts". Only words already in the
+    text are named, so nothing the viewer may not see comes through."""
+    escaped = str(conditional_escape(text) if autoescape else text)
+    return mark_safe(_CODE.sub(lambda m: str(card_text(m.group(0))), escaped))
 
 
 @register.simple_tag(takes_context=True)

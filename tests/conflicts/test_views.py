@@ -21,6 +21,7 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import strip_tags
 
 from campaigns.models import Membership
 from cards.deck import Card, Deck, parse_cards
@@ -558,7 +559,10 @@ def test_it_shows_the_table_the_commitment_and_after_the_end_the_salt_and_the_ch
     assert state.salt in html
     assert "It matches: the deck was fixed at the Deal." in html
     order = " ".join(c.text for c in state.order)
-    assert f"data-deck-order>{order}</pre>" in html
+    shown = re.search(r"data-deck-order>(.*?)</pre>", html, re.S)
+    assert shown is not None
+    assert strip_tags(shown.group(1)) == order  # each card named in words (issue 36 #5)
+    assert shown.group(1).count('role="img"') == 54
 
 
 def _player(pid: str, pc_a: Any) -> User:

@@ -170,3 +170,22 @@ def chromium(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Iterato
             # keeps the test database from being dropped.
             connections.close_all()
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def module_chromium() -> Iterator[Any]:
+    """One Chromium for a whole test module (its tests open contexts on it): for modules that
+    look at many pages and drive the tables through the services, not by clicking. The ORM may
+    be used while Playwright's loop runs, as with ``chromium``."""
+    if not Path(CHROMIUM).exists():
+        require_service(f"needs Chromium at {CHROMIUM}: apt-get install chromium (or set CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            connections.close_all()
+            browser.close()

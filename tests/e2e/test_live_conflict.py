@@ -72,9 +72,10 @@ class Screen:
     shared: bool = False  # the table view: public facts only, whoever looks
 
     def cards(self) -> set[str]:
-        """The cards on the page: every ``data-card`` value."""
+        """The cards on the page: every ``data-card`` value (the deck order after the end aside,
+        as in ``written``: each of its cards is named in words too)."""
         script = "els => els.map(e => e.dataset.card)"
-        values = self.page.eval_on_selector_all("[data-card]", script)
+        values = self.page.eval_on_selector_all("[data-card]:not([data-deck-order] *)", script)
         return set(values)
 
     def written(self) -> set[str]:

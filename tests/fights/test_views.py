@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.html import strip_tags
 
 from campaigns.models import GameSession
 from characters.models import Character
@@ -263,7 +264,10 @@ def test_the_session_page_keeps_the_fights_timeline(
     assert "Round 1 dealt: Abe Slade 3, Bess Doyle 2, Mayor Crane 2, 3 Pinkertons 2." in page
     assert "over after round 1" in page
     assert "Dealt to Mayor Crane" not in page  # the Dealer's secret (R30)
-    assert "Dealt to Abe Slade: RJ 9♣ 3♦." in page  # Abe's own
+    assert "Dealt to Abe Slade: RJ 9♣ 3♦." in strip_tags(page)  # Abe's own
+    # ... each card announced in words (issue 36 #5)
+    for words in ("red joker", "nine of clubs", "three of diamonds"):
+        assert f'aria-label="{words}"' in page
 
 
 def test_the_rulings_page_shows_the_action_deck_rulings(client: Client) -> None:
