@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
+from showdown.services import showdown_create
 
 from campaigns.models import Membership
 from cards.deck import FULL_DECK
@@ -21,7 +22,6 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.services import HandSpec, conflict_create, conflict_move, pid_of
 from showdown.engine.state import Options
-from showdown.services import showdown_create
 from tests.e2e.conftest import PHONE_390
 from tests.e2e.keys import tab_through
 from tests.showdown.conftest import state_of as showdown_state

@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from gunfighter.services import gunfight_create, gunfight_move
+from showdown.services import showdown_create, showdown_move
 
 from cards.errors import IllegalMove
 from gunfighter.engine import state as gs
 from gunfighter.engine.serial import state_to_data as gunfight_data
-from gunfighter.services import gunfight_create, gunfight_move
 from saloon.engine import game as sg
 from saloon.services import saloon_create, saloon_move
 from showdown.engine import moves as sm
 from showdown.engine.state import Options
-from showdown.services import showdown_create, showdown_move
 from tables.errors import Refused
 from tests.e2e.readers import Readers
 from tests.e2e.test_readable_tables import look_at_table, people
