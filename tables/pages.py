@@ -139,13 +139,17 @@ def version(game: Game, request: Any, slug: str, table_id: int) -> HttpResponse:
 def act(game: Game, request: Any, slug: str, table_id: int, action: str) -> HttpResponse:
     """One move: its timeline lines are the notice; a refusal's reason is the error, with the
     table as it is now (nothing was written)."""
-    at = clock.now_ms() if game.time_on_arrival else None
     form_class = game.moves.get(action)
     if form_class is None:
         raise Http404("No such move.")
+    return answer_move(game, request, slug, table_id, form_class(request.POST))
+
+
+def answer_move(game: Game, request: Any, slug: str, table_id: int, form: Any) -> HttpResponse:
+    """``act`` for a move's form already made (a game's own move view)."""
+    at = clock.now_ms() if game.time_on_arrival else None
     row = load(game, request, slug, table_id)
     notice = error = ""
-    form = form_class(request.POST)
     if not form.is_valid():
         error = problem_of(form)
     else:
@@ -154,7 +158,7 @@ def act(game: Game, request: Any, slug: str, table_id: int, action: str) -> Http
                 game, table_id=row.pk, campaign=row.campaign, user=request.user, form=form,
                 at_ms=at, for_pid=str(request.POST.get("pid", ""))[:20],
             )  # fmt: skip
-            notice = " ".join(line.text for line in moved.lines)
+            notice = game.notice(moved.lines)
         except NotYours as not_yours:
             raise PermissionDenied(str(not_yours)) from None
         except Refused as refused:

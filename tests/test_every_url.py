@@ -17,7 +17,6 @@ from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
-from saloon.services import saloon_create
 from showdown.engine.state import Options
 from showdown.services import showdown_create
 from tests.kit import new_game
@@ -53,7 +52,9 @@ def objects(
         title="Shootout", characters=[pc_a, pc_b, npc],
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
-    saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
+    saloon = new_game(
+        "saloon", campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
+    )
     gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a])
     showdown = showdown_create(
         campaign=campaign,

@@ -15,9 +15,8 @@ from django.test import override_settings
 from dustdevils.live import broadcast as live
 from saloon.engine import game as g
 from saloon.models import Saloon
-from saloon.services import saloon_move
 from tests.live.test_streams import in_thread, open_stream
-from tests.saloon.conftest import state_of
+from tests.saloon.conftest import play, state_of
 from tests.saloon.kit import random_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,10 +35,7 @@ def test_the_safety_net_catches_a_saloon_move_whose_announcement_was_lost(
         chosen = random_move(state, random.Random(5))
         while isinstance(chosen, g.RaiseUnwanted):
             chosen = random_move(state, random.Random())
-        saloon_move(
-            saloon_id=saloon.pk, campaign=campaign, user=users[chosen.pid],
-            move=lambda pid: chosen, version=None, rng=random.Random(5),
-        )  # fmt: skip
+        play(saloon, users[chosen.pid], chosen, rng=random.Random(5))
 
     async def scenario() -> tuple[str | None, int | None]:
         _, stream = await open_stream(player_a, url)
