@@ -19,7 +19,6 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.datastructures import MultiValueDict
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -101,8 +100,8 @@ class Discard(GameMove):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        posted = self.data
-        many = posted.getlist if isinstance(posted, MultiValueDict) else lambda n: [posted[n]]
+        posted: Any = self.data  # a QueryDict (a plain dict: one value a name)
+        many = getattr(posted, "getlist", lambda name: [posted[name]])
         chosen = [t for name in posted if name.startswith("keep") for t in many(name)]
         try:
             data["keep"] = tuple(parse_card(t) for t in chosen if t)
