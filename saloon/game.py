@@ -177,7 +177,6 @@ class LowerAsHost(GameMove):
         return g.LowerUnwanted(pid, host=self.host)
 
 
-STRIKABLE = ("question", "cue", "answer", "follow_up", "tell")
 STRUCK_TEXT = "Words struck from the story at the table’s request."
 
 
@@ -192,7 +191,7 @@ class Strike(GameMove):
         self.line_id = line_id
 
     def move(self, pid: str, now_ms: int) -> g.Move:
-        line = self.lines.filter(pk=self.line_id, kind__in=STRIKABLE, struck=False).first()
+        line = self.lines.filter(pk=self.line_id, kind__in=screens.STORY_KINDS, struck=False).first()
         if line is None:
             raise Refused("There are no such words left in this game's story.")
         prompts = self.lines.filter(kind__in=("question", "cue")).order_by("-seq")
