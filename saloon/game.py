@@ -187,11 +187,11 @@ class Strike(GameMove):
 
     def __init__(self, data: Any, *, saloon_id: int, line_id: int) -> None:
         super().__init__(data)
-        self.lines = SaloonLine.objects.filter(saloon_id=saloon_id)
+        self.lines = SaloonLine.objects.filter(saloon_id=saloon_id, kind__in=screens.STORY_KINDS)
         self.line_id = line_id
 
     def move(self, pid: str, now_ms: int) -> g.Move:
-        line = self.lines.filter(pk=self.line_id, kind__in=screens.STORY_KINDS, struck=False).first()
+        line = self.lines.filter(pk=self.line_id, struck=False).first()
         if line is None:
             raise Refused("There are no such words left in this game's story.")
         prompts = self.lines.filter(kind__in=("question", "cue")).order_by("-seq")
