@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from campaigns.models import Membership
-from cards.deck import BLACK_JOKER, Card
+from cards.deck import Card
 from dustdevils.idempotency import FreshKey
 from saloon.engine import game as g
 from saloon.engine import tables
@@ -205,7 +205,6 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "ending_text": g.ENDING_TEXT[state.ending] if state.ending else "",
         "dead": _who(state, state.dead),
         "credit": tables.CREDIT,
-        "license_url": tables.LICENSE_URL,
         "ritual": tables.RITUAL,
         "year": state.year,
         "step": turn.step.value if turn else "",
@@ -302,8 +301,6 @@ def _setup_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) 
         top = max(len(p.hand) for p in state.players)
         out["swap_choices"] = [_who(state, p.pid) for p in state.players if len(p.hand) == top]
         out["appointed"] = _who(state, state.appointed)
-    out["table_1"] = [{"face": _face(c, seen), "name": n} for c, n in tables.TABLE_1.items()]
-    out["black_joker"] = _face(BLACK_JOKER, seen)
     return out
 
 
