@@ -77,8 +77,8 @@ def member_table(
         )  # fmt: skip
         if row is None:
             return None
-        members = row.campaign.memberships.values_list("user_id", "role")
-        return MemberRead(row, dict(members))
+        # The members as ``load_row`` may have read them already (``prefetch_related``).
+        return MemberRead(row, {m.user_id: m.role for m in row.campaign.memberships.all()})
 
     def panel(viewer: Viewer, read: MemberRead) -> str | None:
         if viewer.user_id not in read.roles or read.row.campaign.slug != viewer.slug:

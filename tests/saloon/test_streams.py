@@ -79,3 +79,16 @@ def test_every_screen_is_made_from_the_streams_one_read_with_no_query(
     assert all(panels)
     assert "Lower it as the host" in str(panels[0])
     assert "Lower it as the host" not in str(panels[2])
+
+
+def test_the_streams_one_read_of_a_game_is_four_queries(saloon: Saloon) -> None:
+    """The game with its campaign, its campaign's members, its seats and the timeline as its
+    screens show it: once per version, whoever looks."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.site import site
+
+    with CaptureQueriesContext(connection) as queries:
+        assert site.live("saloon").load(saloon.pk) is not None
+    assert len(queries.captured_queries) == 4
