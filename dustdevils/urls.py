@@ -17,7 +17,6 @@ urlpatterns = [
     path("", include("exchange.urls")),
     path("", include("conflicts.urls")),
     path("", include("fights.urls")),
-    path("", include("saloon.urls")),
     # The table clock's time, and every declared game (tables.site): c/<slug>/<kind>/….
     path("", include("tables.urls")),
     path("admin/", admin.site.urls),

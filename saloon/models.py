@@ -1,40 +1,25 @@
-"""Death Enters the Saloon at a campaign's table: the engine's state in one row, who sits
-where, and the timeline with the answers typed."""
+"""Death Enters the Saloon at a table, on the kit's bases (``tables.models``): the engine's state
+in one row, who sits where, and the timeline with the answers typed. The constraints keep the
+names they were made with (no migration)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from saloon.engine.state import Phase
+from tables.models import TableRow, TableSeat, TimelineLine
 
 
-class Saloon(models.Model):
-    """One game. ``state`` is the engine's state (saloon.engine.serial); every move locks this
-    row, checks ``version`` and bumps it."""
+class Saloon(TableRow):
+    """One game. ``state`` is the engine's state (saloon.engine.serial); every move goes through
+    the table kit, which locks this row and bumps ``version``."""
 
-    # The phases in which the game has ended: THE definition of "over" (the "In play now"
-    # banner, ``is_over``), like ``Conflict.OVER``.
-    OVER = (Phase.OVER.value,)
+    OVER = (Phase.OVER.value,)  # THE definition of "over" (campaigns.running)
 
-    campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="saloons"
-    )
     title = models.CharField(max_length=160, default="Death Enters the Saloon")
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for lists
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_move_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return self.title
@@ -42,27 +27,11 @@ class Saloon(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("saloon:detail", kwargs={"slug": self.campaign.slug, "saloon_id": self.pk})
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase in self.OVER
 
-    @property
-    def channel(self) -> str:
-        """The broadcaster's name for this table (dustdevils.live.broadcast)."""
-        return f"saloon-{self.pk}"
-
-
-class SaloonSeat(models.Model):
-    """A player at the saloon table: ``pid`` is their place in the engine's state; ``position``
-    the seat, clockwise."""
-
+class SaloonSeat(TableSeat):
     saloon = models.ForeignKey(Saloon, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    pid = models.CharField(max_length=20)
-    position = models.PositiveSmallIntegerField()
 
-    class Meta:
-        ordering = ["position"]
+    class Meta(TableSeat.Meta):
         constraints = [
             models.UniqueConstraint(fields=["saloon", "user"], name="saloon_seat_user_once"),
             models.UniqueConstraint(fields=["saloon", "pid"], name="saloon_seat_pid_once"),
@@ -73,7 +42,7 @@ class SaloonSeat(models.Model):
         return f"{self.pid} at {self.saloon}"
 
 
-class SaloonLine(models.Model):
+class SaloonLine(TimelineLine):
     """The timeline: what happened (``rule``), the questions, cues, answers, follow-ups and
     tales (``said``: the words typed, if any). Public: no hidden card is ever written here."""
 
@@ -86,28 +55,17 @@ class SaloonLine(models.Model):
         TELL = "tell", "Told"
 
     saloon = models.ForeignKey(Saloon, on_delete=models.CASCADE, related_name="lines")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()
     deal = models.PositiveIntegerField(default=0)  # the engine's deal when written
     kind = models.CharField(max_length=10, choices=Kind.choices)
     pid = models.CharField(max_length=20, blank=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    text = models.TextField()
     said = models.TextField(blank=True)
     # S4: struck from the story while the Unwanted card was up (its words are gone for good).
     struck = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["seq"]
+    class Meta(TimelineLine.Meta):
         constraints = [
             models.UniqueConstraint(fields=["saloon", "seq"], name="saloon_line_seq_once"),
         ]
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class SaloonMoveKey(MoveKeyBase):

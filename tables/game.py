@@ -70,6 +70,8 @@ class GameMove(MoveForm):
     # A move of the table's host (the Dealer), seated or not, rather than of a seat.
     host_only: ClassVar[bool] = False
     host_refusal: ClassVar[str] = "Only the host makes that move."
+    # A host's move: the host's name, once the site knows they host (the timeline says who).
+    host: str = ""
 
     def move(self, pid: str, now_ms: int) -> Any:
         raise NotImplementedError
@@ -183,6 +185,9 @@ class Game:
     host_acts_for: ClassVar[bool] = True
     # The move's server time: read when it arrives (a race's claim) or under the lock.
     time_on_arrival: ClassVar[bool] = False
+    # A live screen still reads the database (its viewer's seat…: rendered in a worker
+    # thread), or is made from ``screen_row`` alone (in the event loop).
+    screens_query: ClassVar[bool] = True
 
     @cached_property
     def table(self) -> GameTable:
@@ -261,6 +266,13 @@ class Game:
     def row(self, read: Any) -> Any:
         return read
 
+    def screen_row(self, table_id: int) -> Any:
+        """The row every live screen of a table is made from, read once per version by its
+        stream (None: no such table): with its campaign. A game may read here all its ``view``
+        needs, into the row's caches (``prefetch_related_objects``), and say ``screens_query =
+        False``: its live screens then query nothing."""
+        return self.model._default_manager.select_related("campaign").filter(pk=table_id).first()
+
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
         raise NotImplementedError
@@ -290,6 +302,10 @@ class Game:
 
     def extra_urls(self) -> list[Any]:
         """The game's own URLs beside the site's (in its namespace, under its base)."""
+        return []
+
+    def root_urls(self) -> list[Any]:
+        """The game's own URLs in its namespace outside a table (not under ``c/<slug>/``)."""
         return []
 
     def move_base(self, row: Any) -> str:

@@ -139,13 +139,17 @@ def version(game: Game, request: Any, slug: str, table_id: int) -> HttpResponse:
 def act(game: Game, request: Any, slug: str, table_id: int, action: str) -> HttpResponse:
     """One move: its timeline lines are the notice; a refusal's reason is the error, with the
     table as it is now (nothing was written)."""
-    at = clock.now_ms() if game.time_on_arrival else None
     form_class = game.moves.get(action)
     if form_class is None:
         raise Http404("No such move.")
+    return answer_move(game, request, slug, table_id, form_class(request.POST))
+
+
+def answer_move(game: Game, request: Any, slug: str, table_id: int, form: Any) -> HttpResponse:
+    """``act`` for a move's form already made (a game's own move view)."""
+    at = clock.now_ms() if game.time_on_arrival else None
     row = load(game, request, slug, table_id)
     notice = error = ""
-    form = form_class(request.POST)
     if not form.is_valid():
         error = problem_of(form)
     else:

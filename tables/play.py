@@ -109,20 +109,22 @@ def move(
     proxy = game.host_acts_for and bool(for_pid) and for_pid != pid and not form.host_only
     if proxy:
         pid = for_pid
+    # Who hosts is no state of the table's: a host's move by anyone else is refused at once.
+    if form.host_only or proxy:
+        if not is_host(campaign, user):
+            raise NotYours(form.host_refusal if form.host_only else
+                           "Only the host can act for another player.")  # fmt: skip
+        form.host = display_name(user)
 
     def apply(read: Any) -> Changes:
         before = game.load(game.row(read).state)
         said: tuple[Any, ...] = ()
-        if form.host_only or proxy:
-            if not is_host(campaign, user):
-                raise NotYours(form.host_refusal if form.host_only else
-                               "Only the host can act for another player.")  # fmt: skip
-            if proxy:
-                name = game.seat_name(before, pid)
-                if name is None:
-                    raise Refused(game.no_seat)
-                said = (game.note(acting_for(user, name), pid),)
-        elif seat is None:
+        if proxy:
+            name = game.seat_name(before, pid)
+            if name is None:
+                raise Refused(game.no_seat)
+            said = (game.note(acting_for(user, name), pid),)
+        elif seat is None and not form.host_only:
             raise NotYours("Only the players at this game play; you can watch.")
         now = at_ms if at_ms is not None else clock.now_ms()
         state, events = game.apply(before, form.move(pid, now), rng or system_rng())

@@ -82,9 +82,11 @@ class Site:
     def urls(self) -> list[URLResolver]:
         """Every registered game's URLs, each in its own namespace (its kind)."""
         return [
-            path(f"c/<slug:slug>/{game.kind}/", include((game_urls(game), game.kind)))
+            path("", include(([
+                path(f"c/<slug:slug>/{game.kind}/", include(game_urls(game))), *game.root_urls()
+            ], game.kind)))
             for game in self.games()
-        ]
+        ]  # fmt: skip
 
 
 site = Site()
@@ -159,5 +161,5 @@ def live_table(game: Game) -> LiveTable[Any]:
 
     return member_table(
         kind=game.kind, model=game.model, render=render_panel, admit=membership_for,
-        missing=game.missing,
+        missing=game.missing, load_row=game.screen_row, reads_db=game.screens_query,
     )  # fmt: skip

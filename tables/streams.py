@@ -62,17 +62,23 @@ def member_table(
     render: Callable[[Viewer, Any], str],
     admit: Callable[[Any, str], Any],
     missing: str,
+    load_row: Callable[[int], Any] | None = None,
+    reads_db: bool = True,
 ) -> LiveTable[MemberRead]:
-    """A ``LiveTable`` of ``model``'s rows (each with ``campaign`` and ``version``), its screens
-    rendered by ``render`` (which reads the database: a viewer's seat, the timeline)."""
+    """A ``LiveTable`` of ``model``'s rows (each with ``campaign`` and ``version``: read by
+    ``load_row``, None for no such row), its screens rendered by ``render`` (which reads the
+    database, a viewer's seat or the timeline, unless ``reads_db`` is False)."""
     manager = model._default_manager
 
     def load(table_id: int) -> MemberRead | None:
-        row: Any = manager.select_related("campaign").filter(pk=table_id).first()
+        row: Any = (
+            load_row(table_id) if load_row is not None
+            else manager.select_related("campaign").filter(pk=table_id).first()
+        )  # fmt: skip
         if row is None:
             return None
-        members = row.campaign.memberships.values_list("user_id", "role")
-        return MemberRead(row, dict(members))
+        # The members as ``load_row`` may have read them already (``prefetch_related``).
+        return MemberRead(row, {m.user_id: m.role for m in row.campaign.memberships.all()})
 
     def panel(viewer: Viewer, read: MemberRead) -> str | None:
         if viewer.user_id not in read.roles or read.row.campaign.slug != viewer.slug:
@@ -81,5 +87,5 @@ def member_table(
 
     return LiveTable(
         kind=kind, admit=admit, load=load, panel=panel, versions=versions_of(model),
-        missing=missing, panel_reads_db=True,
+        missing=missing, panel_reads_db=reads_db,
     )  # fmt: skip

@@ -17,7 +17,6 @@ from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
-from saloon.services import saloon_create
 from tables.site import site
 from tests.contract import contract_of
 from tests.kit import new_game
@@ -53,7 +52,6 @@ def objects(
         title="Shootout", characters=[pc_a, pc_b, npc],
     )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
-    saloon = saloon_create(campaign=campaign, actor=dealer, players=[dealer, player_a, player_b])
     # Every declared game (tables.site), started as its contract says (tests/contract.py).
     declared = {
         f"{game.kind}_id": new_game(
@@ -67,7 +65,6 @@ def objects(
             },
         ).pk
         for game in site.games()
-        if game.kind != "saloon"
     }
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
@@ -82,8 +79,7 @@ def objects(
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
-        "saloon_id": saloon.pk,
-        "line_id": saloon.lines.order_by("seq")[0].pk,
+        "line_id": site.get("saloon").model.objects.get(pk=declared["saloon_id"]).lines.first().pk,
         "action": "call",
         **declared,
     }

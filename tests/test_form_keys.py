@@ -22,7 +22,7 @@ from campaigns.forms import (
 )
 from conflicts.forms import ConflictCreateForm, NarrateForm
 from fights.forms import FightCreateForm
-from saloon.forms import NewGameForm, OneOffForm
+from saloon.game import NewSaloon, OneOffForm
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 FORM = re.compile(r"<form\b(?P<tag>[^>]*)>(?P<body>.*?)</form>", re.DOTALL | re.IGNORECASE)
@@ -108,6 +108,6 @@ def test_every_post_form_carries_a_key_or_is_done_once_by_its_nature() -> None:
 def test_the_forms_printed_field_by_field_have_a_key_field() -> None:
     forms = [
         *KEY_FIELD_FORMS.values(), NoteMoveForm, ConflictCreateForm, NarrateForm,
-        FightCreateForm, NewGameForm, OneOffForm,
+        FightCreateForm, NewSaloon, OneOffForm,
     ]  # fmt: skip
     assert all("key" in form.base_fields for form in forms)

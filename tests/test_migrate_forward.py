@@ -19,7 +19,7 @@ from conflicts.services import HandSpec, conflict_create
 from fights.models import Fight
 from fights.services import ExtrasSpec, fight_create
 from saloon.models import Saloon
-from saloon.services import saloon_create
+from tests.kit import new_game
 
 OLD_LAYOUT = [("conflicts", "0006_fight_from_conflict"), ("fights", None)]
 
@@ -46,8 +46,12 @@ def test_the_old_layout_migrates_forward_with_its_tables(
         characters=[pc_a, pc_b, npc], extras=[ExtrasSpec("3 Pinkertons", 3, "2d6")],
         rng=random.Random(3),
     )  # fmt: skip
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(3)
+    saloon = new_game(
+        "saloon",
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a, player_b],
+        rng=random.Random(3),
     )
     assert session_end(session_id=session.pk, actor=dealer, in_play="fold").ended
     conflict.refresh_from_db()

@@ -245,8 +245,8 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
     from dustdevils.live.tables import Viewer
     from fights import streams as fight_streams
     from fights.services import ExtrasSpec, cid_of, fight_create
-    from saloon import streams as saloon_streams
-    from saloon.services import saloon_create
+    from tables.site import site
+    from tests.kit import new_game
 
     users = [User.objects.create_user(n) for n in ["dealer", *(f"player{i}" for i in range(6))]]
     dealer, players = users[0], users[1:]
@@ -300,9 +300,9 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
         viewers(fight.pk, [u.pk for u in users]),
         cids=[cid_of(pc) for pc in pcs], players=[u.pk for u in players],
     )  # fmt: skip
-    saloon = saloon_create(campaign=campaign, actor=dealer, players=players[:5])
+    saloon = new_game("saloon", campaign=campaign, actor=dealer, players=players[:5])
     games["saloon"] = SaloonGame(
-        "saloon", saloon_streams.SALOONS, saloon.pk, slug,
+        "saloon", site.live("saloon"), saloon.pk, slug,
         viewers(saloon.pk, [u.pk for u in users[:6]], table=True),
         players=[u.pk for u in players[:5]],
     )  # fmt: skip

@@ -25,7 +25,7 @@ from dustdevils.live import broadcast as live
 from fights.models import Fight
 from fights.services import ExtrasSpec, fight_create
 from saloon.models import Saloon
-from saloon.services import saloon_create
+from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,8 @@ def player_c(campaign: Any, django_user_model: type[User]) -> User:
 @pytest.fixture
 def poker_night(campaign: Any, player_a: User, player_b: User, player_c: User) -> Saloon:
     """Abe, Bess and Cal at the saloon table; the Dealer is not seated."""
-    return saloon_create(
+    return new_game(
+        "saloon",
         campaign=campaign, actor=player_a, players=[player_a, player_b, player_c],
         rng=random.Random(3),
     )  # fmt: skip

@@ -48,7 +48,6 @@ def scene(
     from campaigns.game_sessions import session_start
     from campaigns.services import note_save, session_plan
     from fights.services import fight_create
-    from saloon.services import saloon_create
     from tests.kit import new_game
 
     note = note_save(campaign=campaign, title="Gallows", body="Who hanged him?")
@@ -62,8 +61,8 @@ def scene(
         "character_id": secret_npc.pk,
         "conflict_id": conflict.pk,
         "fight_id": fight.pk,
-        "saloon_id": saloon_create(
-            campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
+        "saloon_id": new_game(
+            "saloon", campaign=campaign, actor=dealer, players=[dealer, player_a, player_b]
         ).pk,
         "gunfighter_id": new_game(
             "gunfighter", campaign=campaign, actor=dealer, players=[dealer, player_a]

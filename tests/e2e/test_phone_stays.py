@@ -33,10 +33,10 @@ from conflicts.services import HandSpec, conflict_create, pid_of
 from fights.services import ExtrasSpec, cid_of, fight_create
 from saloon.engine import game as g
 from saloon.models import Saloon, SaloonLine
-from saloon.services import saloon_create
 from tests.conflicts.test_views import Table as ConflictTable
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390
 from tests.fights.conftest import FightTable, rig
+from tests.kit import new_game
 from tests.saloon.test_views import client_for, play_to
 
 pytestmark = pytest.mark.e2e
@@ -404,8 +404,9 @@ def saloon(
     monkeypatch: pytest.MonkeyPatch,
 ) -> Saloon:  # fmt: skip
     rng = random.Random(9)
-    monkeypatch.setattr("saloon.services.system_rng", lambda: rng)
-    return saloon_create(
+    monkeypatch.setattr("tables.play.system_rng", lambda: rng)
+    return new_game(
+        "saloon",
         campaign=campaign, actor=dealer, players=[dealer, player_a, player_b],
         rng=random.Random(4),
     )  # fmt: skip

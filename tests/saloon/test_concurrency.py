@@ -11,8 +11,8 @@ from django.db import connections
 
 from saloon.engine import game as g
 from saloon.models import Saloon, SaloonLine
-from saloon.services import SaloonError, saloon_move
-from tests.saloon.conftest import state_of
+from tables.errors import Refused
+from tests.saloon.conftest import play, state_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -22,17 +22,11 @@ def test_two_draws_at_once_make_one_move(
 ) -> None:
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
     for pid in g.whose_move(state_of(saloon)):
-        saloon_move(
-            saloon_id=saloon.pk, campaign=saloon.campaign, user=users[pid],
-            move=g.Discard, version=None,
-        )  # fmt: skip
+        play(saloon, users[pid], g.Discard(pid))
     state = state_of(saloon)
     while state.phase == g.Phase.DISCARD:  # a re-deal: discard again
         for pid in g.whose_move(state):
-            saloon_move(
-                saloon_id=saloon.pk, campaign=saloon.campaign, user=users[pid],
-                move=g.Discard, version=None,
-            )  # fmt: skip
+            play(saloon, users[pid], g.Discard(pid))
         state = state_of(saloon)
     assert state.turn is not None
     drawer = users[state.turn.drawer]
@@ -44,12 +38,9 @@ def test_two_draws_at_once_make_one_move(
     def tap(key: str) -> None:
         try:
             barrier.wait()
-            saloon_move(
-                saloon_id=saloon.pk, campaign=saloon.campaign, user=drawer,
-                move=lambda pid: g.Draw(pid, 0), version=version, key=key,
-            )  # fmt: skip
+            play(saloon, drawer, g.Draw("", 0), version=version, key=key)
             results.append("moved")
-        except SaloonError as error:
+        except Refused as error:
             results.append(str(error))
         finally:
             connections.close_all()

@@ -24,8 +24,8 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from saloon.engine import game as g
 from saloon.models import Saloon
-from saloon.services import saloon_create
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE_390, app_url, chromium, login_cookie
+from tests.kit import new_game
 from tests.saloon.conftest import state_of
 from tests.saloon.test_hidden import tokens
 
@@ -194,8 +194,12 @@ def test_it_plays_a_whole_game_live_on_three_screens(
     player_b: User,
     people: dict[str, BrowserContext],
 ) -> None:
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(4)
+    saloon = new_game(
+        "saloon",
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a, player_b],
+        rng=random.Random(4),
     )
     url = app_url + saloon.get_absolute_url()
     screens = []

@@ -21,9 +21,9 @@ from campaigns.models import Membership
 from cards.deck import Card, parse_card
 from saloon.engine import game as g
 from saloon.models import Saloon
-from saloon.services import saloon_create, saloon_move
 from tests.conftest import due
-from tests.saloon.conftest import state_of
+from tests.kit import new_game
+from tests.saloon.conftest import play, state_of
 from tests.saloon.kit import random_move
 
 CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[2-9AJQK])(?:♣|♦|♥|♠)|(?<![\w])[BR]J(?![\w])")
@@ -86,7 +86,8 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(
     outsider: User,
     seed: int,
 ) -> None:
-    saloon = saloon_create(
+    saloon = new_game(
+        "saloon",
         campaign=campaign,
         actor=dealer,
         players=[dealer, player_a, player_b],
@@ -115,14 +116,7 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(
         if state.phase == g.Phase.OVER:
             break
         move = random_move(state, rng)
-        saloon_move(
-            saloon_id=saloon.pk,
-            campaign=campaign,
-            user=users[move.pid],
-            move=lambda pid, move=move: move,  # type: ignore[misc]
-            version=saloon.version,
-            rng=rng,
-        )
+        play(saloon, users[move.pid], move, version=saloon.version, rng=rng)
         saloon.refresh_from_db()
     assert state_of(saloon).phase == g.Phase.OVER
 
@@ -178,8 +172,12 @@ class Stream:
 def test_every_stream_carries_only_its_viewers_cards(
     campaign: Any, dealer: User, player_a: User, player_b: User, watcher: User, outsider: User
 ) -> None:
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(9)
+    saloon = new_game(
+        "saloon",
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a, player_b],
+        rng=random.Random(9),
     )
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
     rng = random.Random(9)
@@ -189,10 +187,7 @@ def test_every_stream_carries_only_its_viewers_cards(
         move = random_move(state, rng)
         while isinstance(move, g.RaiseUnwanted):
             move = random_move(state, rng)
-        saloon_move(
-            saloon_id=saloon.pk, campaign=campaign, user=users[move.pid],
-            move=lambda pid: move, version=None, rng=rng,
-        )  # fmt: skip
+        play(saloon, users[move.pid], move, rng=rng)
         return state_of(saloon)
 
     while state_of(saloon).phase != g.Phase.PLAY:
@@ -252,8 +247,12 @@ def test_a_lost_announcement_is_caught_by_the_safety_nets_version_read(
     (``LIVE_POLL_SECONDS``)."""
     from django.db.models import F
 
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(2)
+    saloon = new_game(
+        "saloon",
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a, player_b],
+        rng=random.Random(2),
     )
 
     async def run() -> None:
@@ -285,7 +284,7 @@ def test_a_screens_context_holds_no_hand_but_the_viewers_own(
 ) -> None:
     """The choke point, looked at from inside: the context a screen is rendered from carries no
     state and no player object with a hand, except the viewer's own (``mine``)."""
-    from saloon.selectors import saloon_view
+    from saloon.screens import saloon_view
 
     rng = random.Random(4)
     users = {s.pid: s.user for s in saloon.seats.all()}
@@ -299,7 +298,4 @@ def test_a_screens_context_holds_no_hand_but_the_viewers_own(
             values += [x for v in values if isinstance(v, list) for x in v]
             assert not any(isinstance(v, g.SaloonState | g.Player | g.Turn) for v in values)
         move = random_move(state, rng)
-        saloon_move(
-            saloon_id=saloon.pk, campaign=saloon.campaign, user=users[move.pid],
-            move=lambda pid, move=move: move, version=None, rng=rng,
-        )  # fmt: skip
+        play(saloon, users[move.pid], move, rng=rng)

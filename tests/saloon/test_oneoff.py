@@ -17,10 +17,11 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from saloon.engine import game as g
+from saloon.game import oneoff_create
 from saloon.models import Saloon
-from saloon.services import oneoff_create, saloon_create, saloon_move
 from tests.conftest import due
-from tests.saloon.conftest import state_of
+from tests.kit import new_game
+from tests.saloon.conftest import play, state_of
 from tests.saloon.kit import random_move
 from tests.saloon.test_hidden import PAGES, check_pages, tokens
 
@@ -245,8 +246,8 @@ def test_when_the_host_starts_a_game_the_lobby_takes_each_seated_guest_to_it(
     found = re.search(r'hx-get="([^"]*\?known=[^"]*)"', page)
     assert found is not None
     refresh = found.group(1).replace("&amp;", "&")
-    saloon = saloon_create(
-        campaign=full_table, actor=host, players=[host, *guests], rng=random.Random(3)
+    saloon = new_game(
+        "saloon", campaign=full_table, actor=host, players=[host, *guests], rng=random.Random(3)
     )
     response = ruth.get(refresh, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
@@ -281,8 +282,12 @@ def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
                     client_for(guest).post(invite_link(client_for(host), table))
             assert heard.count(f"campaign-{table.pk}") == 2
             with django_capture_on_commit_callbacks(execute=True):
-                saloon_create(
-                    campaign=table, actor=host, players=[host, *guests], rng=random.Random(3)
+                new_game(
+                    "saloon",
+                    campaign=table,
+                    actor=host,
+                    players=[host, *guests],
+                    rng=random.Random(3),
                 )
             # The game's start (saloon_create says so, and so does campaigns.running for every
             # table set up: a repeated nudge in one commit costs a second look, nothing more).
@@ -297,8 +302,8 @@ def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
 
 @pytest.fixture
 def game(full_table: Campaign, host: User, guests: list[User]) -> Saloon:
-    return saloon_create(
-        campaign=full_table, actor=host, players=[host, *guests], rng=random.Random(2)
+    return new_game(
+        "saloon", campaign=full_table, actor=host, players=[host, *guests], rng=random.Random(2)
     )
 
 
@@ -377,14 +382,7 @@ def test_no_one_off_page_shows_a_card_its_viewer_may_not_see(
         if state.phase == g.Phase.OVER:
             break
         move = random_move(state, rng)
-        saloon_move(
-            saloon_id=game.pk,
-            campaign=full_table,
-            user=users[move.pid],
-            move=lambda pid, move=move: move,  # type: ignore[misc]
-            version=game.version,
-            rng=rng,
-        )
+        play(game, users[move.pid], move, version=game.version, rng=rng)
         game.refresh_from_db()
     assert state_of(game).phase == g.Phase.OVER
 

@@ -16,36 +16,12 @@ from django.test import Client
 from campaigns.models import Membership
 from saloon.engine import game as g
 from saloon.models import Saloon, SaloonLine
-from saloon.services import SaloonError, saloon_create, saloon_move
-from tests.saloon.conftest import state_of
+from tables.errors import NotYours, Refused
+from tests.kit import new_game
+from tests.saloon.conftest import ACTION, form_of, play, state_of
 from tests.saloon.kit import random_move
 
 pytestmark = pytest.mark.django_db
-
-ACTION = {
-    g.Discard: "discard", g.Draw: "draw", g.Prompt: "prompt", g.Answer: "answer",
-    g.FollowUp: "follow_up", g.Pass: "pass", g.Shoot: "shoot", g.RaiseUnwanted: "raise",
-    g.LowerUnwanted: "lower", g.Leave: "leave", g.SwapWith: "swap", g.PickArchetype: "pick",
-    g.Tell: "tell", g.NameCharacter: "name", g.Continue: "continue",
-}  # fmt: skip
-
-
-def form_of(move: g.Move, version: int) -> dict[str, Any]:
-    data: dict[str, Any] = {"version": version}
-    if isinstance(move, g.Discard):
-        data["keep"] = [c.text for c in move.keep]
-    if isinstance(move, g.Draw | g.Shoot):
-        data["position"] = move.position
-    if isinstance(move, g.Prompt):
-        data["subject"] = f"pid:{move.subject_pid}" if move.subject_pid else move.subject
-        data["text"] = move.text
-    if isinstance(move, g.Answer | g.FollowUp | g.Tell):
-        data["text"] = move.text
-    if isinstance(move, g.SwapWith):
-        data["other"] = move.other
-    if isinstance(move, g.PickArchetype):
-        data["card"] = move.card.text
-    return data
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +29,7 @@ def seeded_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     """The moves made through the pages shuffle (S2) with a seeded generator, not the OS's:
     a game's course, and so what each test reaches, is the same on every run."""
     rng = random.Random(9)
-    monkeypatch.setattr("saloon.services.system_rng", lambda: rng)
+    monkeypatch.setattr("tables.play.system_rng", lambda: rng)
 
 
 def client_for(user: User | None) -> Client:
@@ -124,16 +100,18 @@ def test_it_refuses_too_few_players_and_strangers(
     client = client_for(player_a)
     page = client.post(f"/c/{campaign.slug}/saloon/new/", {"player": [player_a.pk, player_b.pk]})
     assert "3 to 5 players" in page.content.decode()
-    with pytest.raises(SaloonError, match="member"):
-        saloon_create(campaign=campaign, actor=player_a, players=[player_a, player_b, outsider])
+    with pytest.raises(Refused, match="member"):
+        new_game(
+            "saloon", campaign=campaign, actor=player_a, players=[player_a, player_b, outsider]
+        )
     assert not Saloon.objects.exists()
 
 
 def test_the_alternative_rule_lets_players_pick_archetypes(
     campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], pick=True
+    saloon = new_game(
+        "saloon", campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], pick=True
     )
     page = client_for(player_a).get(saloon.get_absolute_url()).content.decode()
     assert "Pick the archetype you wish to play" in page
@@ -269,11 +247,8 @@ def test_only_seated_players_act(saloon: Saloon, watcher: User, outsider: User) 
     assert anonymous.status_code == 302
     assert "/accounts/login/" in anonymous["Location"]
     assert state_of(saloon).unwanted == ""
-    with pytest.raises(SaloonError, match="Only the players"):
-        saloon_move(
-            saloon_id=saloon.pk, campaign=saloon.campaign, user=watcher,
-            move=g.RaiseUnwanted, version=None,
-        )  # fmt: skip
+    with pytest.raises(NotYours, match="Only the players"):
+        play(saloon, watcher, g.RaiseUnwanted(""))
 
 
 def test_an_unknown_move_is_404(saloon: Saloon, seated: dict[str, Client]) -> None:

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from fights.services import ExtrasSpec, fight_create
-from saloon.services import saloon_create
+from tests.kit import new_game
 
 
 def tables(campaign: Any, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any,
@@ -27,8 +27,12 @@ def tables(campaign: Any, dealer: User, player_a: User, player_b: User, pc_a: An
         characters=[pc_a, pc_b, npc], extras=[ExtrasSpec("3 Pinkertons", 3, "2d6")],
         rng=random.Random(3),
     )  # fmt: skip
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[dealer, player_a, player_b], rng=random.Random(3)
+    saloon = new_game(
+        "saloon",
+        campaign=campaign,
+        actor=dealer,
+        players=[dealer, player_a, player_b],
+        rng=random.Random(3),
     )
     return [(posse, "conflict-moved"), (fight, "fight-moved"), (saloon, "saloon-moved")]
 

@@ -1,7 +1,9 @@
-"""Reads for the saloon's screens. ``saloon_view`` is the one place a screen's context is made,
-and every card face in it passes ``visible_cards`` (saloon.engine.game) for that viewer: the
-phone of a seated player (their own hand), anyone else and the shared table screen (public
-facts only). The Doomed's hand reaches other screens only as a number of backs."""
+"""The saloon's screens. ``saloon_view`` is the one place a screen's context is made, and every
+card face in it passes ``visible_cards`` (saloon.engine.game) for that viewer: the phone of a
+seated player (their own hand), anyone else and the shared table screen (public facts only).
+The Doomed's hand reaches other screens only as a number of backs. A screen is made from the
+game's row alone when its seats, its campaign's members and its timeline are in the row's caches
+(``DeathEntersTheSaloon.screen_row``: the live streams' one read per version)."""
 
 from __future__ import annotations
 
@@ -9,27 +11,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
 
-from campaigns.models import Campaign, Membership
-from cards.deck import BLACK_JOKER, Card
+from campaigns.models import Membership
+from cards.deck import Card
+from dustdevils.idempotency import FreshKey
 from saloon.engine import game as g
 from saloon.engine import tables
 from saloon.engine.serial import state_from_data
-from saloon.models import Saloon, SaloonLine, SaloonSeat
-from saloon.reads import SaloonRead, lines_of
-from saloon.services import seat_basis
+from saloon.models import Saloon, SaloonLine
 from tables.errors import readable
+from tables.moves import basis_of
 
+STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
 _SUIT_RANK = {int(suit): rank for suit, rank in g.SUIT_ORDER.items()}
-
-
-@dataclass(frozen=True)
-class Game:
-    """A game in a table's list: how many play, and whether the viewer has a seat."""
-
-    saloon: Saloon
-    players: int
-    mine: bool
 
 
 def _speech(state: g.SaloonState, me: str) -> tuple[str, str]:
@@ -56,38 +51,23 @@ def _speech(state: g.SaloonState, me: str) -> tuple[str, str]:
     return "", ""
 
 
-def _is_host(saloon: Saloon, user: User | None) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return Membership.objects.filter(
-        campaign_id=saloon.campaign_id, user=user, role=Membership.Role.DEALER
-    ).exists()
+def seat_basis(state: g.SaloonState, pid: str) -> str:
+    """What a move of seat ``pid`` is based on (``tables.moves.Basis``): that player, whose
+    turn it is, the duel, the Unwanted card and the phase ("" if no such seat)."""
+    if not state.has(pid):
+        return ""
+    return basis_of(
+        state.phase.value, repr(state.player(pid)), repr(state.turn), repr(state.duel),
+        state.unwanted, state.doomed, state.deal,
+    )  # fmt: skip
 
 
-def saloons_of(campaign: Campaign, user: User | None = None) -> list[Game]:
-    """The table's games, newest first (``mine``: ``user`` has a seat in it)."""
-    rows = Saloon.objects.filter(campaign=campaign).prefetch_related("seats")
-    return [
-        Game(
-            saloon=s,
-            players=len(s.seats.all()),
-            mine=user is not None and any(seat.user_id == user.pk for seat in s.seats.all()),
-        )
-        for s in rows
-    ]
-
-
-def lobby_members(campaign: Campaign) -> list[Membership]:
-    """Who sits at the table, the host (the Dealer's chair) first, then in the order they came:
-    the seats clockwise when everyone plays."""
-    members = Membership.objects.filter(campaign=campaign).select_related("user")
-    return sorted(members, key=lambda m: (not m.is_dealer, m.joined_at, m.pk))
-
-
-def seat_of(saloon: Saloon, user: User | None) -> SaloonSeat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return SaloonSeat.objects.filter(saloon=saloon, user=user).first()
+def lines_of(saloon: Saloon, state: g.SaloonState) -> QuerySet[SaloonLine]:
+    """The timeline as screens show it: the rule lines of the current deal (an earlier deal's
+    cards have been dealt out again, hidden) and every line of the story."""
+    rows = SaloonLine.objects.filter(saloon=saloon)
+    shown = rows.filter(Q(deal=state.deal) | Q(kind__in=STORY_KINDS) | Q(deal__lt=1))
+    return shown.order_by("-seq")[:80]
 
 
 @dataclass(frozen=True)
@@ -141,19 +121,13 @@ def _face(card: Card | None, seen: frozenset[Card]) -> Face | None:
     return Face(card.text, card.is_red, card.is_joker)
 
 
-def saloon_view(
-    saloon: Saloon, user: User | None, *, as_table: bool = False, read: SaloonRead | None = None
-) -> dict[str, Any]:
+def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
     """The context of one viewer's screen. ``as_table``: the shared screen, public facts only,
-    whoever looks. ``read``: the game's read (``reads.saloon_read``), shared by every screen:
-    then no query."""
+    whoever looks."""
     state = readable(state_from_data, saloon.state)  # 409 if it cannot be read
     user_id = user.pk if user is not None and user.is_authenticated else None
-    if read is not None:
-        me = None if as_table else read.seats.get(user_id or 0)
-    else:
-        seat = None if as_table else seat_of(saloon, user)
-        me = seat.pid if seat is not None else None
+    seats = () if as_table else saloon.seats.all()
+    me = next((seat.pid for seat in seats if seat.user_id == user_id), None)
     seen = g.visible_cards(state, me)
     waiting = g.whose_move(state)
     turn, duel = state.turn, state.duel
@@ -203,7 +177,10 @@ def saloon_view(
             not as_table
             and bool(state.unwanted)
             and state.unwanted != me
-            and (read.is_host(user_id) if read is not None else _is_host(saloon, user))
+            and any(
+                m.user_id == user_id and m.role == Membership.Role.DEALER
+                for m in saloon.campaign.memberships.all()
+            )
         ),
         # S4: while the card is up, its raiser strikes any words, everyone else their own.
         "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
@@ -213,7 +190,6 @@ def saloon_view(
         "ending_text": g.ENDING_TEXT[state.ending] if state.ending else "",
         "dead": _who(state, state.dead),
         "credit": tables.CREDIT,
-        "license_url": tables.LICENSE_URL,
         "ritual": tables.RITUAL,
         "year": state.year,
         "step": turn.step.value if turn else "",
@@ -226,7 +202,9 @@ def saloon_view(
     context["my_cue"], context["speakers"] = _speech(state, me or "")
     context.update(_turn_context(state, me, seen))
     context.update(_setup_context(state, me, seen))
-    context["lines"] = list(read.lines) if read is not None else lines_of(saloon, state)
+    shown = getattr(saloon, "shown_lines", None)
+    context["lines"] = list(lines_of(saloon, state)) if shown is None else shown
+    context["fresh_key"] = FreshKey()
     return context
 
 
@@ -308,8 +286,6 @@ def _setup_context(state: g.SaloonState, me: str | None, seen: frozenset[Card]) 
         top = max(len(p.hand) for p in state.players)
         out["swap_choices"] = [_who(state, p.pid) for p in state.players if len(p.hand) == top]
         out["appointed"] = _who(state, state.appointed)
-    out["table_1"] = [{"face": _face(c, seen), "name": n} for c, n in tables.TABLE_1.items()]
-    out["black_joker"] = _face(BLACK_JOKER, seen)
     return out
 
 
