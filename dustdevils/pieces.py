@@ -239,12 +239,14 @@ _VERSIONS: Found[SafeString] = Found(2048)
 
 
 def once(
-    kind: str, table_id: int, version: int, template: str, make: Callable[[], str]
+    kind: str, table: Hashable, version: int, template: str, make: Callable[[], str]
 ) -> SafeString:
-    """What ``make()`` renders of ``template`` for table ``kind``-``table_id`` at ``version``,
+    """What ``make()`` renders of ``template`` for the table ``table`` (its id, with what tells
+    it from an earlier row that had the same id: its creation time) of ``kind`` at ``version``,
     made once per process and version. ``make`` must show only what every viewer of the table
-    sees alike (public facts): the key names no viewer."""
-    key = f"{kind}-{table_id}@{version}:{template}"
+    sees alike (public facts): the key names no viewer. Only for a read of committed rows (a
+    live stream's): a render inside a transaction that may yet roll back must not be kept."""
+    key = (kind, table, version, template)
     piece = _VERSIONS.get(key)
     if piece is None:
         piece = mark_safe(make())  # rendered (escaped) by a template
