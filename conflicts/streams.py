@@ -45,7 +45,7 @@ def _panel(viewer: Viewer, data: TableRead) -> str | None:
         "conflict", table, data.version, "conflicts/_timeline.html",
         lambda: fragments.timeline_html(data.timeline),
     )  # fmt: skip
-    context = conflict_view(data, membership, timeline_html=timeline)
+    context = conflict_view(data, membership, timeline_html=timeline, odds=False)
     context.update(notice="", error="", csrf_token=viewer.csrf_token)
     return render_to_string("conflicts/detail.html#main", context)
 
