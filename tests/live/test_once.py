@@ -123,7 +123,7 @@ def test_a_moves_screens_never_wait_for_the_odds_they_come_after_as_their_own_fr
     url = t.url + "stream/"
     pid_a = pid_of(pc_a)
 
-    async def scenario() -> tuple[str, str, str, str]:
+    async def scenario() -> tuple[str, str, str, str, str]:
         _, stream = await open_stream(cast["player_a"], url)
         assert stream is not None
         snapshot = await stream.next()
