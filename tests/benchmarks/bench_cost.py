@@ -50,6 +50,7 @@ SCREENS = 7
 EXTRA_LINES = 300
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 PAIRS = (("hand", "eye"), ("guts", "heart"))
+GAMES = ("conflict", "fight", "saloon", "showdown", "gunfighter")
 GOALS = {"ratio": 2.5, "queries": 10, "per_screen": 1.5, "per_line": 0.05, "vs_conflict": 1.2}
 
 
@@ -228,6 +229,39 @@ class SaloonGame(Game):
         return clients[self.players[k]], url, data
 
 
+class ShowdownGame(Game):
+    """Saloon Showdown: the player whose turn it is draws a card (the turn goes round)."""
+
+    def __init__(self, *a: Any, players: list[int], first: int) -> None:
+        super().__init__(*a)
+        self.players, self.first = players, first
+
+    def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
+        from django.urls import reverse
+
+        k = (self.first + self.turn) % len(self.players)
+        url = reverse("showdown:move", args=(self.slug, self.table_id, "draw"))
+        data = {"version": str(self.version), "key": uuid.uuid4().hex}
+        return clients[self.players[k]], url, data
+
+
+class GunfighterGame(Game):
+    """The Gunfighter, preparing: a player plays a covert card, then takes it back."""
+
+    def __init__(self, *a: Any, players: list[int]) -> None:
+        super().__init__(*a)
+        self.players = players
+
+    def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
+        from django.urls import reverse
+
+        k = (self.turn // 2) % len(self.players)
+        action = "uncovert" if self.turn % 2 else "covert"
+        url = reverse("gunfighter:move", args=(self.slug, self.table_id, action))
+        data = {"version": str(self.version), "key": uuid.uuid4().hex}
+        return clients[self.players[k]], url, data
+
+
 def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
     """A campaign with a Dealer and six players: a conflict (six PCs and a stud), the same
     conflict with 300 more timeline lines, a fight (six PCs, two NPCs, two lines of extras) and
@@ -306,7 +340,39 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
         viewers(saloon.pk, [u.pk for u in users[:6]], table=True),
         players=[u.pk for u in players[:5]],
     )  # fmt: skip
+    games.update(_card_games(users, campaign, viewers))
     return clients, games, dealer
+
+
+def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game]:
+    """Saloon Showdown (all seven seated, the Dealer holding the dealer token) and The
+    Gunfighter (six players; the Dealer watches the shared screen)."""
+    from gunfighter import streams as gunfighter_streams
+    from gunfighter.engine.serial import state_from_data as gunfight_state
+    from gunfighter.services import gunfight_create
+    from showdown import streams as showdown_streams
+    from showdown.engine.state import Options
+    from showdown.services import showdown_create
+
+    dealer, players = users[0], users[1:]
+    slug = campaign.slug
+    showdown = showdown_create(
+        campaign=campaign, actor=dealer, players=users, dealer=dealer, options=Options()
+    )
+    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=players)
+    state = gunfight_state(gunfight.state)
+    holding = [u.pk for u, f in zip(players, state.gunfighters, strict=True) if f.covert]
+    return {
+        "showdown": ShowdownGame(
+            "showdown", showdown_streams.SHOWDOWNS, showdown.pk, slug,
+            viewers(showdown.pk, [u.pk for u in users]),
+            players=[u.pk for u in users], first=1,
+        ),
+        "gunfighter": GunfighterGame(
+            "gunfighter", gunfighter_streams.GUNFIGHTS, gunfight.pk, slug,
+            viewers(gunfight.pk, [u.pk for u in players], table=True), players=holding,
+        ),
+    }  # fmt: skip
 
 
 # --- The floor: bare Django, the same middleware and session engine ------------------------
@@ -497,10 +563,10 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float]:
     f: dict[str, float] = {}
     for part in ("post", "screens", "db", "total"):
         f[f"floor {part}"] = _median(runs, "floor", part)
-        for game in ("conflict", "fight", "saloon"):
+        for game in GAMES:
             f[f"{game} {part}"] = _median(runs, game, part)
     f["ratio"] = f["conflict total"] / f["floor total"]
-    for game in ("conflict", "fight", "saloon"):
+    for game in GAMES:
         f[f"{game} queries"] = statistics.median(sum(run[f"{game}_queries"][:2]) for run in runs)
         f[f"{game} post queries"] = statistics.median(run[f"{game}_queries"][0] for run in runs)
     # The issue's count: the move's own statements, BEGIN to COMMIT (``_queries``).
@@ -514,8 +580,8 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float]:
     f["per line"] = (
         _median(runs, "conflict+300", "total") - _median(runs, "conflict", "total")
     ) / EXTRA_LINES
-    f["fight/conflict"] = f["fight total"] / f["conflict total"]
-    f["saloon/conflict"] = f["saloon total"] / f["conflict total"]
+    for game in GAMES[1:]:
+        f[f"{game}/conflict"] = f[f"{game} total"] / f["conflict total"]
     f["panel KiB"] = _median(runs, "panel_bytes") / 1024
     return f
 
@@ -544,6 +610,18 @@ ROWS = [
     ("saloon db", "  PostgreSQL", "{:.2f}"),
     ("saloon queries", "  queries per move", "{:.0f}"),
     ("saloon/conflict", "  × a conflict move (goal ≤ 1.2)", "{:.2f}"),
+    *(
+        row
+        for game, label in (("showdown", "Saloon Showdown"), ("gunfighter", "Gunfighter"))
+        for row in (
+            (f"{game} total", f"A {label} move with 7 screens, CPU ms", "{:.2f}"),
+            (f"{game} post", "  the POST", "{:.2f}"),
+            (f"{game} screens", "  the streams", "{:.2f}"),
+            (f"{game} db", "  PostgreSQL", "{:.2f}"),
+            (f"{game} queries", "  queries per move", "{:.0f}"),
+            (f"{game}/conflict", "  × a conflict move (goal ≤ 1.2)", "{:.2f}"),
+        )
+    ),
     ("floor queries", "The floor's queries", "{:.0f}"),
     ("panel KiB", "A conflict panel's size, KiB (the floor renders as much)", "{:.1f}"),
 ]
@@ -599,8 +677,7 @@ def main() -> int:
         ("the move's statements", f["conflict move statements"], GOALS["queries"]),
         ("ms per screen", f["per screen"], GOALS["per_screen"]),
         ("ms per line", f["per line"], GOALS["per_line"]),
-        ("fight × conflict", f["fight/conflict"], GOALS["vs_conflict"]),
-        ("saloon × conflict", f["saloon/conflict"], GOALS["vs_conflict"]),
+        *((f"{g} × conflict", f[f"{g}/conflict"], GOALS["vs_conflict"]) for g in GAMES[1:]),
     ]
     print("  goals: " + "; ".join(
         f"{name} {value:.3g} ≤ {goal} [{'met' if value <= goal else 'MISSED'}]"
