@@ -14,15 +14,15 @@ shown anything that was not already in their own context.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
+from dustdevils.pieces import planned
 
 if TYPE_CHECKING:
     from conflicts.selectors.rows import CardView
@@ -143,19 +143,50 @@ def form_piece(
 ) -> SafeString:  # fmt: skip
     """``template`` for one row of a screen with forms (a hand, a fight's combatant), rendered
     from its own small context only: the row under ``name`` (only what the viewer's choke point
-    gave them), the table's public facts named in ``facts``, its references, and what differs
-    with every render as plain context — the table's version, a fresh key for each form, the
-    viewer's CSRF token and the bases of the viewer's hands (``tables.moves.Basis``). Not
-    remembered: a form is never shared between renders."""
-    piece = {
-        name: row, **{n: context.get(n) for n in (*facts, *PER_RENDER)}, **refs,
-        "fresh_key": FreshKey(),
-    }  # fmt: skip
-    return mark_safe(render_to_string(template, piece))
+    gave them), the table's public facts named in ``facts`` and its references. Once per
+    viewer while that row and those facts stay the same (``dustdevils.pieces.planned``, keyed
+    by the viewer and the whole row, R10, R30): a move elsewhere at the table does not render
+    it again. What differs with every render — the table's version, a fresh key for each form,
+    the viewer's CSRF token and the bases of the viewer's hands (``tables.moves.Basis``) — is
+    put into its forms at each render, as their context, never by replacing text."""
+    static = {name: row, **{n: context.get(n) for n in facts}, **refs}
+    per_render = {n: context.get(n) for n in PER_RENDER}
+    membership = context.get("membership")
+    viewer = (getattr(membership, "user_id", None), str(per_render["csrf_token"] or ""))
+    key = (
+        template, name, viewer, _frozen(row, name),
+        tuple((n, _frozen(context.get(n), n)) for n in facts),
+        tuple(sorted(refs.items())), per_render["move_base"], per_render["scope_field"],
+    )  # fmt: skip
+    return planned(template, static, per_render, key)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _frozen(value: Any, name: str = "") -> Hashable:
+    """``value`` as a key: equal only to an equal value, field by field. Of a character only
+    its traits: the one thing the pieces read of it (``test_pieces_read_only_traits``)."""
+    if isinstance(value, _PLAIN):
+        return value
+    if name == "character":
+        return tuple(value.traits) if value is not None else ()
+    if is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            *((f.name, _frozen(getattr(value, f.name), f.name)) for f in fields(value)),
+        )
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    hash(value)  # anything else must be a plain value: an unhashable one is a bug, said at once
+    plain: Hashable = value
+    return plain
 
 
 # What a piece's forms read besides the row (tables/templatetags/table_kit.py): the same for
-# every form of one screen, different with every render.
+# every form of one screen, different with every render; never part of a piece's text.
 PER_RENDER = ("version", "csrf_token", "bases", "move_base", "scope_field")
 
 # What a hand's piece reads of the table besides its row (public facts, the same for every

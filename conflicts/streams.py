@@ -13,12 +13,15 @@ from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from conflicts.engine.conflict import Phase
+from conflicts import fragments
+from conflicts.engine.conflict import Phase, visible_cards
 from conflicts.models import Conflict
 from conflicts.reads import TableRead, table_read
 from conflicts.selectors import conflict_view
+from conflicts.selectors.advice import remember_known_odds, table_view
 from conflicts.services import controlled_pids_among
 from dustdevils.live.tables import LiveTable, Viewer
+from dustdevils.pieces import once
 
 
 def _panel(viewer: Viewer, data: TableRead) -> str | None:
@@ -29,30 +32,40 @@ def _panel(viewer: Viewer, data: TableRead) -> str | None:
     if role is None or conflict.campaign.slug != viewer.slug:
         return None
     membership = Membership(campaign=conflict.campaign, user_id=viewer.user_id, role=role)
+    # What every viewer sees alike, once per version in this process (public facts only, R10):
+    # the shared screen, and the timeline of every screen.
+    table = (conflict.pk, conflict.created_at)  # an id given again is another table
     if viewer.as_table:
-        context = conflict_view(data, membership, as_table=True)
         template = "conflicts/table.html#main"
-    else:
-        context = conflict_view(data, membership)
-        context.update(notice="", error="")
-        template = "conflicts/detail.html#main"
-    context["csrf_token"] = viewer.csrf_token
-    return render_to_string(template, context)
+        return once(
+            "conflict", table, data.version, template,
+            lambda: render_to_string(template, conflict_view(data, membership, as_table=True)),
+        )  # fmt: skip
+    timeline = once(
+        "conflict", table, data.version, "conflicts/_timeline.html",
+        lambda: fragments.timeline_html(data.timeline),
+    )  # fmt: skip
+    context = conflict_view(data, membership, timeline_html=timeline, odds=False)
+    context.update(notice="", error="", csrf_token=viewer.csrf_token)
+    return render_to_string("conflicts/detail.html#main", context)
 
 
-def _load(conflict_id: int) -> TableRead | None:
-    """``table_read``, in the streams' worker thread. In the Draw and the laying, each player's
-    odds and discard advice are looked up here too, and remembered in the process: the shared
-    cache is asked in this thread, never in the event loop where the screens are rendered
-    (a Redis that stalls must not hold up every stream of the process: issue 29)."""
-    data = table_read(conflict_id)
-    if data is None or data.state.phase not in (Phase.DRAW, Phase.LAYING):
-        return data
+def _known_odds(data: TableRead) -> None:
+    """After a read's screens have gone out (in a worker thread, ``LiveTable.after``): in the
+    Draw and the laying, each player's odds that the shared cache already holds are remembered
+    in this process, so the next screens show them at once. Nothing is worked out here: a
+    screen whose odds are not known yet asks the advisor's own fragment, which works them out
+    once per odds input (issue 38)."""
+    state = data.state
+    if state.phase not in (Phase.DRAW, Phase.LAYING):
+        return
     for user_id, role in data.roles.items():
         membership = Membership(campaign=data.conflict.campaign, user_id=user_id, role=role)
-        if not membership.is_dealer and controlled_pids_among(data.seats, membership):
-            conflict_view(data, membership)  # its odds and advice, remembered (advice.py)
-    return data
+        mine = set() if membership.is_dealer else controlled_pids_among(data.seats, membership)
+        if mine:
+            view = table_view(state, visible_cards(state, mine, dealer=False))  # R10
+            for pid in mine:
+                remember_known_odds(data.conflict.pk, pid, view)
 
 
 def _versions(ids: list[int]) -> list[tuple[int, int]]:
@@ -62,7 +75,8 @@ def _versions(ids: list[int]) -> list[tuple[int, int]]:
 CONFLICTS: LiveTable[TableRead] = LiveTable(
     kind="conflict",
     admit=membership_for,
-    load=_load,
+    load=table_read,
+    after=_known_odds,
     panel=_panel,
     versions=_versions,
     missing="No such conflict in this campaign.",

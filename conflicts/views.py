@@ -283,9 +283,11 @@ def _screen(
     error: str = "",
     advise: bool = False,
     moved: bool = False,
+    odds: bool = True,
 ) -> HttpResponse:
-    """``moved``: the message is what the last move did, in the timeline's words."""
-    context = conflict_view(read, membership, advise=advise)
+    """``moved``: the message is what the last move did, in the timeline's words. ``odds``:
+    work out a hand's odds now (a page; not a move's answer, issue 38)."""
+    context = conflict_view(read, membership, advise=advise, odds=odds)
     if moved:
         notice = " ".join(e.text for e in read.timeline if e.version == read.version)
     context.update(notice=notice, error=error)
@@ -313,7 +315,9 @@ def _after(
 
     def screen(notice: str, error: str) -> HttpResponse:
         data = read or _read(membership, conflict_id)
-        return _screen(request, data, membership, notice=notice, error=error, moved=moved)
+        return _screen(
+            request, data, membership, notice=notice, error=error, moved=moved, odds=False
+        )
 
     url = (read.conflict if read else _conflict_of(membership, conflict_id)).get_absolute_url()
     return answer(

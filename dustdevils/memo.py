@@ -11,7 +11,7 @@ ids again, which a real database never does).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -50,16 +50,16 @@ class Found(Generic[V]):
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
-        self._values: OrderedDict[str, V] = OrderedDict()
+        self._values: OrderedDict[Hashable, V] = OrderedDict()
         _registry.append(self)
 
-    def get(self, key: str) -> V | None:
+    def get(self, key: Hashable) -> V | None:
         value = self._values.get(key)
         if value is not None:
             self._values.move_to_end(key)
         return value
 
-    def put(self, key: str, value: V) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         self._values[key] = value
         self._values.move_to_end(key)
         while len(self._values) > self.maxsize:

@@ -27,7 +27,7 @@ from cards.deck import FULL_DECK, Card, format_cards
 from cards.odds import Opponent, Table, discard_advice, win_probability
 from conflicts.engine import conflict as engine
 from conflicts.selectors.rows import Odds
-from dustdevils.memo import Found, bounded
+from dustdevils.memo import Found
 
 ODDS_DEALS = 20_000
 
@@ -141,18 +141,26 @@ def _table_key(conflict_id: int, pid: str, table: Table) -> str:
     return f"conflict-odds:{digest}"
 
 
-def hand_odds(conflict_id: int, p: engine.Participant, opposing: TableView, show: Any) -> Odds:
+def hand_odds(
+    conflict_id: int, p: engine.Participant, opposing: TableView, show: Any, *,
+    compute: bool = True,
+) -> Odds:  # fmt: skip
     """The odds meter for this viewer's hand ``p``, cached while its odds input stays the
-    same. Only what this viewer may see goes in (R10)."""
+    same. Only what this viewer may see goes in (R10). Without ``compute`` (a move's screens:
+    its answer, the live streams) only what is already known: otherwise the meter is
+    ``pending`` and the screen asks the advisor's own fragment for it (issue 38: the odds never
+    hold up a move's screens)."""
     table = odds_table(opposing, p.pid)
     hands = max(1, len(table.opponents))
     deals = min(ODDS_DEALS, max(ODDS_MIN_DEALS, ODDS_WORK // hands))
-    percent, deals = _estimate(_table_key(conflict_id, p.pid, table), table, deals)
+    found = _estimate(_table_key(conflict_id, p.pid, table), table, deals, compute=compute)
+    percent, deals = found if found is not None else (0, 0)
     return Odds(
         percent=percent,
         deals=deals,
         opposing=len(table.opponents),
         against=reckons_against(opposing, p.pid),
+        pending=found is None,
     )
 
 
@@ -172,19 +180,36 @@ def in_event_loop() -> bool:
 
 # Remembered in the process too: a live screen is rendered in the event loop at every move of
 # its table, and asking Redis there would make every screen of the process wait on the network
-# (and on a Redis outage's timeout): in the loop the shared cache is neither read nor written
-# (the streams' read warms this in its worker thread: ``conflicts.streams``). The key holds the
-# whole odds input, which holds only cards this viewer may see (R10).
-@bounded(4096)
-def _estimate(key: str, table: Table, deals: int) -> tuple[int, int]:
-    shared = not in_event_loop()
-    cached: tuple[int, int] | None = cache.get(key) if shared else None
-    if cached is None:
+# (and on a Redis outage's timeout): in the loop the shared cache is neither read nor written,
+# and nothing is worked out (25-40 ms of numpy: issue 38). The key holds the whole odds input,
+# which holds only cards this viewer may see (R10).
+_ODDS: Found[tuple[int, int]] = Found(4096)
+
+
+def _estimate(key: str, table: Table, deals: int, *, compute: bool) -> tuple[int, int] | None:
+    found = _ODDS.get(key)
+    loop = in_event_loop()
+    if found is None and not loop:
+        found = cache.get(key)
+    if found is None and compute and not loop:
         estimate = win_probability(table, deals=deals, rng=_rng())
-        cached = (estimate.percent, estimate.deals)
-        if shared:
-            cache.set(key, cached, CACHE_SECONDS)
-    return (int(cached[0]), int(cached[1]))
+        found = (estimate.percent, estimate.deals)
+        cache.set(key, found, CACHE_SECONDS)
+    if found is None:
+        return None
+    _ODDS.put(key, (int(found[0]), int(found[1])))
+    return (int(found[0]), int(found[1]))
+
+
+def remember_known_odds(conflict_id: int, pid: str, opposing: TableView) -> None:
+    """Hand ``pid``'s odds against ``opposing``, remembered here if the shared cache holds
+    them (never worked out: outside the event loop, after a move's screens went out)."""
+    table = odds_table(opposing, pid)
+    key = _table_key(conflict_id, pid, table)
+    if _ODDS.get(key) is None and not in_event_loop():
+        found = cache.get(key)
+        if found is not None:
+            _ODDS.put(key, (int(found[0]), int(found[1])))
 
 
 # The advice found in the shared cache (or worked out here), remembered in the process: in the

@@ -155,6 +155,7 @@ def enrich_own(
     limit: int | None,
     advise: bool,
     show: Any,
+    odds: bool = True,
 ) -> None:
     """The player's own numbers, knacks and the advisers — from their own cards only.
 
@@ -170,7 +171,7 @@ def enrich_own(
         return
     if state.phase not in (Phase.DRAW, Phase.LAYING):
         return
-    row.odds = hand_odds(conflict_id, p, opposing, show)
+    row.odds = hand_odds(conflict_id, p, opposing, show, compute=odds or advise)
     if state.phase == Phase.DRAW and not p.drew:
         best_knack = max((k[2] for k in row.knacks), default=0)
         if p.knack_approved:  # R13: what the Dealer approved, unless the player asks what-if

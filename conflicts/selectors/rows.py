@@ -94,6 +94,7 @@ class Odds:
     advice: list[tuple[list[CardView], int]] = field(default_factory=list)
     advice_limit: int = 0
     advice_pending: bool = False
+    pending: bool = False  # not worked out yet: the screen asks the advisor's fragment for it
 
     @property
     def deals_text(self) -> str:

@@ -80,11 +80,16 @@ def conflict_view(
     as_table: bool = False,
     advice_limit: int | None = None,
     advise: bool = False,
+    timeline_html: str = "",
+    odds: bool = True,
 ) -> dict[str, Any]:
     """Everything a screen shows this viewer, from the table as read (``reads.table_read``; a
     live stream shares one read among its screens). ``as_table``: the shared screen — public
     facts only, whoever looks (even the Dealer). ``advise``: work out the discard advice now
-    (for ``advice_limit`` discards, or the best knack's). Makes no query."""
+    (for ``advice_limit`` discards, or the best knack's). ``timeline_html``: the timeline as
+    already rendered for this read (the live streams': once per version). ``odds``: work out
+    a hand's odds meter now if it is not known yet (not for a move's screens: there it is
+    ``pending`` and its own fragment is asked for, issue 38). Makes no query."""
     conflict = data.conflict
     state = data.state
     dealer = membership.is_dealer and not as_table
@@ -108,7 +113,7 @@ def conflict_view(
     opposing = table_view(state, seen)  # the odds' input: only what this viewer may see
     for row in rows:
         if row.mine and not dealer and not as_table:
-            enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show)
+            enrich_own(state, row, opposing, conflict.pk, advice_limit, advise, show, odds)
         elif dealer and not as_table and row.kind != engine.Kind.STUD:
             # The Dealer runs the NPCs and approves every hand's knack (R13).
             enrich_npc(row, state.participant(row.pid))
@@ -143,7 +148,7 @@ def conflict_view(
         "stakes_to": _stakes_to(state) if state.phase == Phase.DONE else [],
         "events": data.timeline,
         # Shared pieces: the same HTML for every screen with the same facts (fragments.py).
-        "timeline_html": fragments.timeline_html(data.timeline),
+        "timeline_html": timeline_html or fragments.timeline_html(data.timeline),
         "roster_html": fragments.roster_html(_sides(rows), state.phase.value, revealed),
         "fresh_key": FreshKey(),
         "links": conflict_links(conflict.campaign.slug, conflict.pk),

@@ -117,7 +117,10 @@ class LiveTable(Generic[R]):
       ``panel_reads_db``;
     * ``versions(ids)``: (id, version) of those tables, for the safety net's one query;
     * ``admit(user, slug)``: raises Http404 unless the user sits in that campaign (the apps'
-      one membership rule, ``campaigns.access.membership_for``: the protocol imports no app).
+      one membership rule, ``campaigns.access.membership_for``: the protocol imports no app);
+    * ``after(read)``: optional, what may follow a read once its screens have gone out (sync;
+      in a worker thread, never awaited by a screen): a conflict remembers the odds the shared
+      cache already knows (issue 38: extras never on a move's path).
     """
 
     kind: str
@@ -126,6 +129,7 @@ class LiveTable(Generic[R]):
     versions: Callable[[list[int]], Iterable[tuple[int, int]]]
     admit: Callable[[Any, str], object]
     missing: str = "No such table in this campaign."
+    after: Callable[[R], None] | None = None
     # A kind whose screens query the database per viewer is rendered in a worker thread. Every
     # game's screens are rendered from the shared read alone (issue 29: the saloon's too).
     panel_reads_db: bool = False
@@ -206,9 +210,14 @@ class SharedReads(Generic[R]):
     reads may hold every hand's cards; only the kind's ``panel`` turns one into a viewer's
     screen. One per event loop and kind (its futures belong to that loop)."""
 
-    def __init__(self, kind: str, load: Callable[[int], Awaitable[R | None]], limit: int) -> None:
+    def __init__(
+        self, kind: str, load: Callable[[int], Awaitable[R | None]], limit: int,
+        after: Callable[[R], Awaitable[None]] | None = None,
+    ) -> None:  # fmt: skip
         self._kind = kind
         self._load = load
+        self._after = after
+        self._afters: set[asyncio.Task[None]] = set()
         self._latest: dict[int, R] = {}
         self._reading: dict[int, asyncio.Future[R | None]] = {}
         self._gate = asyncio.Semaphore(limit)
@@ -250,7 +259,22 @@ class SharedReads(Generic[R]):
             self._latest[table_id] = data
         for closed in self._latest.keys() - open_here(self._kind):  # no screen of it open here
             del self._latest[closed]
+        if self._after is not None:
+            task = asyncio.ensure_future(self._then(self._after, data))
+            self._afters.add(task)  # kept until done (the loop holds tasks weakly)
+            task.add_done_callback(self._afters.discard)
         return data
+
+    @staticmethod
+    async def _then(after: Callable[[R], Awaitable[None]], data: R) -> None:
+        """``after(data)`` once the screens waiting on this read have rendered (they are woken
+        in the loop's next turns); a failure is logged, never a screen's."""
+        for _ in range(3):
+            await asyncio.sleep(0)
+        try:
+            await after(data)
+        except Exception:  # noqa: BLE001 — an extra: the screens are already out
+            log.warning("live: what follows a read of %s failed", type(data).__name__)
 
 
 # Per event loop: each kind's shared reads and safety net.
@@ -267,7 +291,8 @@ def shared_reads(table: LiveTable[R]) -> SharedReads[R]:
     reads = per_kind.get(table)
     if reads is None:
         limit = int(getattr(settings, "LIVE_DB_READS", 4))
-        reads = per_kind[table] = SharedReads(table.kind, table.load_in_worker, limit)
+        after = in_worker(table.after) if table.after is not None else None
+        reads = per_kind[table] = SharedReads(table.kind, table.load_in_worker, limit, after)
     return reads
 
 

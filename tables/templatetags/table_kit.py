@@ -5,43 +5,55 @@ The form posts to the game's move URL (``move_base`` in the context: the URL of 
 viewer's CSRF token, the table's ``version``, a fresh idempotency ``key`` and, for a move of one
 hand or seat (``scope``: named by the context's ``scope_field``, "pid" or "cid"), its ``basis``
 (``tables.moves.Basis``) from the context's ``bases``. The HTML is the template
-``tables/_move_form.html``; the caller closes the form.
+``tables/_move_form.html``, planned once per shape (``dustdevils.pieces.fill``): a form costs
+its few values, not a template render; the caller closes the form.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from dustdevils.idempotency import FreshKey
+from dustdevils.pieces import fill, per_render
 
 register = template.Library()
 
 
-@register.inclusion_tag("tables/_move_form.html", takes_context=True)
+@register.simple_tag(takes_context=True)
+@per_render  # a planned piece (dustdevils.pieces.planned) calls it at every render
 def move_form(
-    context: template.Context,
+    context: Mapping[str, Any],
     action: str,
     scope: str = "",
     cls: str = "",
     confirm: str = "",
-) -> dict[str, Any]:
-    url = str(context.get("move_base", "")).replace("ACTION", action)
+) -> SafeString:
     csrf = context.get("csrf_token")
-    return {
+    scope = str(scope) if scope else ""
+    values = {
         "action": action,
-        "url": url,
+        "url": str(context.get("move_base", "")).replace("ACTION", action),
         "cls": cls,
         "confirm": confirm,
         "csrf_token": csrf if csrf and csrf != "NOTPROVIDED" else "",
         "version": context.get("version", ""),
-        "key": FreshKey(),
+        "key": str(FreshKey()),
         "scope_field": context.get("scope_field", "pid"),
         "scope": scope,
         "basis": (context.get("bases") or {}).get(scope, "") if scope else "",
     }
+    return fill(MOVE_FORM, values, PER_FORM)
+
+
+# What differs from one form to the next of the same shape: filled into the template's own
+# places for them (``fill``), never by replacing text.
+PER_FORM = frozenset({"url", "version", "key", "csrf_token", "basis", "scope"})
+MOVE_FORM = "tables/_move_form.html"
 
 
 @register.simple_tag

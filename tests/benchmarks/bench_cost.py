@@ -40,6 +40,8 @@ import sys
 import tempfile
 import time
 import uuid
+from dataclasses import replace
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -50,6 +52,9 @@ SCREENS = 7
 EXTRA_LINES = 300
 VERSION_IN_HTML = re.compile(rb'data-version="(\d+)"')
 PAIRS = (("hand", "eye"), ("guts", "heart"))
+PLAYERS = 6
+GAMES = ("conflict", "fight", "saloon", "showdown", "gunfighter", "draw")
+OTHERS = ("fight", "saloon", "showdown", "gunfighter")  # each ≤ 1.2 × a conflict move
 GOALS = {"ratio": 2.5, "queries": 10, "per_screen": 1.5, "per_line": 0.05, "vs_conflict": 1.2}
 
 
@@ -228,6 +233,121 @@ class SaloonGame(Game):
         return clients[self.players[k]], url, data
 
 
+ADVICE_LOAD = re.compile(r'hx-get="([^"]*/advice/\?pid=[^"]*)" hx-trigger="load"')
+
+
+class DrawGame(Game):
+    """Conflicts in the Draw: each player in turn discards a card and draws (their odds
+    input changes), on one dealt table after another. The odds and the discard advice a
+    screen asks for by itself (``hx-trigger="load"``) are asked for as the browser asks,
+    after the screens: their cost is counted with the next POST."""
+
+    def __init__(self, *a: Any, tables: list[tuple[int, int, list[tuple[str, int, str]]]],
+                 clients: dict[int, Any]) -> None:  # fmt: skip
+        super().__init__(*a)
+        self.tables = tables  # (conflict id, version, its hands: (pid, player, a card))
+        self.first = self.viewers
+        self.clients = clients
+        self.asked: list[tuple[int, str]] = []
+
+    def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
+        from django.urls import reverse
+
+        for user_id, url in self.asked:  # what the last screens asked for by themselves
+            assert self.clients[user_id].get(url, HTTP_HX_REQUEST="true").status_code == 200
+        self.asked = []
+        table_id, version, hands = self.tables[self.turn // PLAYERS]
+        if table_id != self.table_id:  # the next dealt table
+            self.table_id, self.version = table_id, version
+            self.viewers = [replace(v, table_id=table_id) for v in self.first]
+        pid, player, card = hands[self.turn % PLAYERS]
+        url = reverse("conflicts:move", args=(self.slug, table_id, "draw"))
+        data = {"version": str(self.version), "key": uuid.uuid4().hex, "pid": pid,
+                "discards": card}  # fmt: skip
+        return clients[player], url, data
+
+    def screens(self, count: int = SCREENS) -> int:
+        read = self.live.load(self.table_id)
+        size = 0
+        for viewer in self.viewers[:count]:
+            html = self.live.panel(viewer, read)
+            assert html is not None
+            size += len(html)
+            self.asked += [(viewer.user_id, unescape(u)) for u in ADVICE_LOAD.findall(html)]
+        after = getattr(self.live, "after", None)
+        if after is not None:
+            after(read)  # what follows the screens (issue 38): counted with them
+        return size
+
+
+def _dealt(
+    campaign: Any, session: Any, dealer: Any, client: Any, pcs: list[Any], count: int
+) -> list[tuple[int, int, list[tuple[str, int, str]]]]:
+    """``count`` conflicts of the six PCs and a stud, sized, each PC's knack approved (so it
+    may discard), dealt: (id, version, each hand's pid, player and first card)."""
+    from django.urls import reverse
+
+    from conflicts.engine.serial import state_from_data
+    from conflicts.models import Conflict
+    from conflicts.services import HandSpec, conflict_create, pid_of
+
+    out = []
+    for n in range(count):
+        conflict = conflict_create(
+            campaign=campaign, actor=dealer, title=f"Draw {n}", session=session,
+            hands=[*(HandSpec(character=pc, goal="Hold the line") for pc in pcs),
+                   HandSpec(stud_size=5, goal="The posse")],
+        )  # fmt: skip
+        moves = [("approve", {"pid": pid_of(pc), "attributes": ["hand", "eye"], "devil": "0"})
+                 for pc in pcs]  # fmt: skip
+        moves += [("approve-knack", {"pid": pid_of(pc), "knack": str(pc.knacks.first().pk)})
+                  for pc in pcs]  # fmt: skip
+        moves.append(("deal", {}))
+        for version, (action, data) in enumerate(moves):
+            url = reverse("conflicts:move", args=(campaign.slug, conflict.pk, action))
+            sent = {"version": str(version), "key": uuid.uuid4().hex, **data}
+            assert client.post(url, sent).status_code == 302, action
+        conflict = Conflict.objects.get(pk=conflict.pk)
+        state = state_from_data(conflict.state)
+        hands = [(pid_of(pc), pc.player_id, state.participant(pid_of(pc)).hand[0].text)
+                 for pc in pcs]  # fmt: skip
+        out.append((conflict.pk, conflict.version, hands))
+    return out
+
+
+class ShowdownGame(Game):
+    """Saloon Showdown: the player whose turn it is draws a card (the turn goes round)."""
+
+    def __init__(self, *a: Any, players: list[int], first: int) -> None:
+        super().__init__(*a)
+        self.players, self.first = players, first
+
+    def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
+        from django.urls import reverse
+
+        k = (self.first + self.turn) % len(self.players)
+        url = reverse("showdown:move", args=(self.slug, self.table_id, "draw"))
+        data = {"version": str(self.version), "key": uuid.uuid4().hex}
+        return clients[self.players[k]], url, data
+
+
+class GunfighterGame(Game):
+    """The Gunfighter, preparing: a player plays a covert card, then takes it back."""
+
+    def __init__(self, *a: Any, players: list[int]) -> None:
+        super().__init__(*a)
+        self.players = players
+
+    def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
+        from django.urls import reverse
+
+        k = (self.turn // 2) % len(self.players)
+        action = "uncovert" if self.turn % 2 else "covert"
+        url = reverse("gunfighter:move", args=(self.slug, self.table_id, action))
+        data = {"version": str(self.version), "key": uuid.uuid4().hex}
+        return clients[self.players[k]], url, data
+
+
 def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
     """A campaign with a Dealer and six players: a conflict (six PCs and a stud), the same
     conflict with 300 more timeline lines, a fight (six PCs, two NPCs, two lines of extras) and
@@ -306,7 +426,45 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
         viewers(saloon.pk, [u.pk for u in users[:6]], table=True),
         players=[u.pk for u in players[:5]],
     )  # fmt: skip
+    games.update(_card_games(users, campaign, viewers))
+    moves = int(os.environ.get("BENCH_MOVES", "40")) + 4  # and 3 to warm, 1 to count queries
+    dealt = _dealt(campaign, session, dealer, clients[dealer.pk], pcs, -(-moves // PLAYERS))
+    games["draw"] = DrawGame(
+        "draw", conflict_streams.CONFLICTS, dealt[0][0], slug,
+        viewers(dealt[0][0], [u.pk for u in users]), tables=dealt, clients=clients,
+    )  # fmt: skip
     return clients, games, dealer
+
+
+def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game]:
+    """Saloon Showdown (all seven seated, the Dealer holding the dealer token) and The
+    Gunfighter (six players; the Dealer watches the shared screen)."""
+    from gunfighter import streams as gunfighter_streams
+    from gunfighter.engine.serial import state_from_data as gunfight_state
+    from gunfighter.services import gunfight_create
+    from showdown import streams as showdown_streams
+    from showdown.engine.state import Options
+    from showdown.services import showdown_create
+
+    dealer, players = users[0], users[1:]
+    slug = campaign.slug
+    showdown = showdown_create(
+        campaign=campaign, actor=dealer, players=users, dealer=dealer, options=Options()
+    )
+    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=players)
+    state = gunfight_state(gunfight.state)
+    holding = [u.pk for u, f in zip(players, state.gunfighters, strict=True) if f.covert]
+    return {
+        "showdown": ShowdownGame(
+            "showdown", showdown_streams.SHOWDOWNS, showdown.pk, slug,
+            viewers(showdown.pk, [u.pk for u in users]),
+            players=[u.pk for u in users], first=1,
+        ),
+        "gunfighter": GunfighterGame(
+            "gunfighter", gunfighter_streams.GUNFIGHTS, gunfight.pk, slug,
+            viewers(gunfight.pk, [u.pk for u in players], table=True), players=holding,
+        ),
+    }  # fmt: skip
 
 
 # --- The floor: bare Django, the same middleware and session engine ------------------------
@@ -497,10 +655,10 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float]:
     f: dict[str, float] = {}
     for part in ("post", "screens", "db", "total"):
         f[f"floor {part}"] = _median(runs, "floor", part)
-        for game in ("conflict", "fight", "saloon"):
+        for game in GAMES:
             f[f"{game} {part}"] = _median(runs, game, part)
     f["ratio"] = f["conflict total"] / f["floor total"]
-    for game in ("conflict", "fight", "saloon"):
+    for game in GAMES:
         f[f"{game} queries"] = statistics.median(sum(run[f"{game}_queries"][:2]) for run in runs)
         f[f"{game} post queries"] = statistics.median(run[f"{game}_queries"][0] for run in runs)
     # The issue's count: the move's own statements, BEGIN to COMMIT (``_queries``).
@@ -514,8 +672,8 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float]:
     f["per line"] = (
         _median(runs, "conflict+300", "total") - _median(runs, "conflict", "total")
     ) / EXTRA_LINES
-    f["fight/conflict"] = f["fight total"] / f["conflict total"]
-    f["saloon/conflict"] = f["saloon total"] / f["conflict total"]
+    for game in GAMES[1:]:
+        f[f"{game}/conflict"] = f[f"{game} total"] / f["conflict total"]
     f["panel KiB"] = _median(runs, "panel_bytes") / 1024
     return f
 
@@ -544,6 +702,22 @@ ROWS = [
     ("saloon db", "  PostgreSQL", "{:.2f}"),
     ("saloon queries", "  queries per move", "{:.0f}"),
     ("saloon/conflict", "  × a conflict move (goal ≤ 1.2)", "{:.2f}"),
+    *(
+        row
+        for game, label in (
+            ("showdown", "A Saloon Showdown move"),
+            ("gunfighter", "A Gunfighter move"),
+            ("draw", "A Draw (a discard, + the odds and advice asked)"),
+        )
+        for row in (
+            (f"{game} total", f"{label} with 7 screens, CPU ms", "{:.2f}"),
+            (f"{game} post", "  the POST", "{:.2f}"),
+            (f"{game} screens", "  the streams", "{:.2f}"),
+            (f"{game} db", "  PostgreSQL", "{:.2f}"),
+            (f"{game} queries", "  queries per move", "{:.0f}"),
+            (f"{game}/conflict", "  × a conflict move (goal ≤ 1.2)", "{:.2f}"),
+        )
+    ),
     ("floor queries", "The floor's queries", "{:.0f}"),
     ("panel KiB", "A conflict panel's size, KiB (the floor renders as much)", "{:.1f}"),
 ]
@@ -599,8 +773,7 @@ def main() -> int:
         ("the move's statements", f["conflict move statements"], GOALS["queries"]),
         ("ms per screen", f["per screen"], GOALS["per_screen"]),
         ("ms per line", f["per line"], GOALS["per_line"]),
-        ("fight × conflict", f["fight/conflict"], GOALS["vs_conflict"]),
-        ("saloon × conflict", f["saloon/conflict"], GOALS["vs_conflict"]),
+        *((f"{g} × conflict", f[f"{g}/conflict"], GOALS["vs_conflict"]) for g in OTHERS),
     ]
     print("  goals: " + "; ".join(
         f"{name} {value:.3g} ≤ {goal} [{'met' if value <= goal else 'MISSED'}]"
