@@ -439,29 +439,26 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
 def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game]:
     """Saloon Showdown (all seven seated, the Dealer holding the dealer token) and The
     Gunfighter (six players; the Dealer watches the shared screen)."""
-    from gunfighter import streams as gunfighter_streams
     from gunfighter.engine.serial import state_from_data as gunfight_state
-    from gunfighter.services import gunfight_create
-    from showdown import streams as showdown_streams
-    from showdown.engine.state import Options
-    from showdown.services import showdown_create
+    from tables.site import site
+    from tests.kit import new_game
 
     dealer, players = users[0], users[1:]
     slug = campaign.slug
-    showdown = showdown_create(
-        campaign=campaign, actor=dealer, players=users, dealer=dealer, options=Options()
+    showdown = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=users, dealer=dealer.pk
     )
-    gunfight = gunfight_create(campaign=campaign, actor=dealer, players=players)
+    gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=players)
     state = gunfight_state(gunfight.state)
     holding = [u.pk for u, f in zip(players, state.gunfighters, strict=True) if f.covert]
     return {
         "showdown": ShowdownGame(
-            "showdown", showdown_streams.SHOWDOWNS, showdown.pk, slug,
+            "showdown", site.live("showdown"), showdown.pk, slug,
             viewers(showdown.pk, [u.pk for u in users]),
             players=[u.pk for u in users], first=1,
         ),
         "gunfighter": GunfighterGame(
-            "gunfighter", gunfighter_streams.GUNFIGHTS, gunfight.pk, slug,
+            "gunfighter", site.live("gunfighter"), gunfight.pk, slug,
             viewers(gunfight.pk, [u.pk for u in players], table=True), players=holding,
         ),
     }  # fmt: skip

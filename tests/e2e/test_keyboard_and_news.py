@@ -14,16 +14,15 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
-from showdown.services import showdown_create
 
 from campaigns.models import Membership
 from cards.deck import FULL_DECK
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.services import HandSpec, conflict_create, conflict_move, pid_of
-from showdown.engine.state import Options
 from tests.e2e.conftest import PHONE_390
 from tests.e2e.keys import tab_through
+from tests.kit import new_game
 from tests.showdown.conftest import state_of as showdown_state
 
 pytestmark = pytest.mark.e2e
@@ -139,9 +138,9 @@ def test_a_player_draws_by_keyboard_at_saloon_showdown_and_the_other_phone_hears
     player_b: User,
 ) -> None:  # fmt: skip
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
-    showdown = showdown_create(
-        campaign=campaign, actor=dealer, players=list(users.values()), dealer=player_a,
-        options=Options(),
+    showdown = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=list(users.values()),
+        dealer=player_a.pk,
     )  # fmt: skip
     url = showdown.get_absolute_url()
     turn = showdown_state(showdown).turn

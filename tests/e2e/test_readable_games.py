@@ -15,21 +15,18 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from gunfighter.services import gunfight_create, gunfight_move
-from showdown.services import showdown_create, showdown_move
 
 from cards.errors import IllegalMove
 from gunfighter.engine import state as gs
 from gunfighter.engine.serial import state_to_data as gunfight_data
 from saloon.engine import game as sg
-from saloon.services import saloon_create, saloon_move
 from showdown.engine import moves as sm
-from showdown.engine.state import Options
 from tables.errors import Refused
 from tests.e2e.readers import Readers
 from tests.e2e.test_readable_tables import look_at_table, people
 from tests.gunfighter.conftest import state_of as gunfight_state
 from tests.gunfighter.kit import random_move as gunfight_random_move
+from tests.kit import engine_move, new_game
 from tests.saloon.conftest import state_of as saloon_state
 from tests.saloon.kit import random_move as saloon_random_move
 from tests.showdown.conftest import state_of as showdown_state
@@ -68,8 +65,8 @@ def test_death_enters_the_saloon_is_readable_in_every_phase(
     people: Readers, campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=list(users.values()), pick=True,
+    saloon = new_game(
+        "saloon", campaign=campaign, actor=dealer, players=list(users.values()), pick=True,
         rng=random.Random(3),
     )  # fmt: skip
     rng = random.Random(4)
@@ -81,10 +78,7 @@ def test_death_enters_the_saloon_is_readable_in_every_phase(
 
     def play(made: sg.Move) -> None:
         saloon.refresh_from_db()
-        saloon_move(
-            saloon_id=saloon.pk, campaign=campaign, user=users[made.pid],
-            move=lambda pid: made, version=saloon.version, rng=rng,
-        )  # fmt: skip
+        engine_move("saloon", saloon, users[made.pid], made, version=saloon.version, rng=rng)
 
     walk(
         people, saloon.get_absolute_url(), phase, lambda seen: saloon_random_move(
@@ -98,9 +92,9 @@ def test_saloon_showdown_is_readable_in_every_phase(
     people: Readers, campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
-    showdown = showdown_create(
-        campaign=campaign, actor=dealer, players=list(users.values()), dealer=player_a,
-        options=Options(events=True),
+    showdown = new_game(
+        "showdown", campaign=campaign, actor=dealer, players=list(users.values()),
+        dealer=player_a.pk, events=True,
     )  # fmt: skip
     rng, clock = random.Random(2), [0]
 
@@ -111,11 +105,9 @@ def test_saloon_showdown_is_readable_in_every_phase(
 
     def play(made: sm.Move) -> None:
         showdown.refresh_from_db()
-        showdown_move(
-            showdown_id=showdown.pk, campaign=campaign,
-            user=dealer if isinstance(made, sm.HostMove) else users[made.pid],
-            move=lambda pid: made, version=None, rng=rng,
-        )  # fmt: skip
+        host = isinstance(made, sm.HostMove)
+        user = dealer if host else users[made.pid]
+        engine_move("showdown", showdown, user, made, host=host, rng=rng)
 
     def next_move(seen: set[str]) -> sm.Move:
         """Random moves, but the first threats end in a standoff (a third pistol joins, the
@@ -142,8 +134,8 @@ def test_the_gunfighter_is_readable_in_every_phase(
     people: Readers, campaign: Any, dealer: User, player_a: User, player_b: User
 ) -> None:
     users = {"p1": dealer, "p2": player_a, "p3": player_b}
-    gunfight = gunfight_create(
-        campaign=campaign, actor=dealer, players=list(users.values()), choose=True,
+    gunfight = new_game(
+        "gunfighter", campaign=campaign, actor=dealer, players=list(users.values()), choose=True,
         rng=random.Random(3),
     )  # fmt: skip
     rng, now = random.Random(6), [int(time.time() * 1000)]
@@ -157,10 +149,7 @@ def test_the_gunfighter_is_readable_in_every_phase(
 
     def play(made: gs.Move) -> None:
         gunfight.refresh_from_db()
-        gunfight_move(
-            gunfight_id=gunfight.pk, campaign=campaign, user=users[made.pid],
-            move=lambda pid, at: made, version=None, rng=rng,
-        )  # fmt: skip
+        engine_move("gunfighter", gunfight, users[made.pid], made, rng=rng)
 
     def next_move(seen: set[str]) -> gs.Move:
         state = gunfight_state(gunfight)

@@ -21,7 +21,6 @@ from gunfighter.engine.serial import state_to_data as gunfight_to_data
 from gunfighter.models import Gunfight, GunfightSeat
 from saloon.engine.serial import state_to_data as saloon_to_data
 from saloon.models import Saloon, SaloonSeat
-from saloon.services import saloon_create
 from showdown.engine import game as shg
 from showdown.engine.state import Phase as ShowPhase
 from showdown.engine.state import state_to_data as showdown_to_data
@@ -155,7 +154,7 @@ def game_row(kind: str, phase: str, campaign: Any, users: Sequence[User], **more
     seats: Any
     if kind == "saloons":
         state: Any = saloon_state(phase)
-        row = saloon_create(campaign=campaign, actor=dealer, players=list(users[:3]))
+        row = new_game("saloon", campaign=campaign, actor=dealer, players=list(users[:3]))
         data, seats = saloon_to_data(state), (Saloon, SaloonSeat, "saloon")
         pids = [p.pid for p in state.players]
     elif kind == "showdowns":

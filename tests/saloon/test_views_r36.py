@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from saloon.engine import game as g
 from saloon.models import SaloonLine
-from saloon.services import saloon_create
+from tests.kit import new_game
 from tests.saloon.conftest import state_of
 from tests.saloon.test_views import client_for, post, watcher  # noqa: F401 (a fixture)
 
@@ -26,8 +26,8 @@ def test_a_host_without_a_seat_lowers_the_unwanted_card_R36(
 ) -> None:
     """R36: the host may lower the Unwanted card whether or not they hold a seat at the game
     (the engine used to answer "That player is not at this table")."""
-    saloon = saloon_create(
-        campaign=campaign, actor=dealer, players=[player_a, player_b, watcher],
+    saloon = new_game(
+        "saloon", campaign=campaign, actor=dealer, players=[player_a, player_b, watcher],
         rng=random.Random(3),
     )  # fmt: skip
     post(client_for(player_a), saloon, g.RaiseUnwanted("p1"))
