@@ -10,8 +10,9 @@ from typing import Any
 
 from tables.game import Game
 
-# A move as a seat makes it: (pid, action, posted fields).
-Tap = tuple[str, str, Mapping[str, str]]
+# A move as a seat makes it: (pid, action, posted fields — or a function of the table's row
+# giving them, for a move that names what only that seat holds).
+Tap = tuple[str, str, Mapping[str, str] | Callable[[Any], Mapping[str, Any]]]
 
 
 @dataclass(frozen=True)
