@@ -26,9 +26,11 @@ def in_first_screen(page: Page, target: Locator, what: str) -> None:
     assert page.evaluate("window.scrollY") == 0
     box = target.bounding_box()
     size = page.viewport_size
-    assert box is not None and size is not None
+    assert box is not None
+    assert size is not None
     bottom = box["y"] + box["height"]
-    assert box["y"] >= 0 and bottom <= size["height"], (
+    assert box["y"] >= 0, what
+    assert bottom <= size["height"], (
         f"{what}: y {box['y']:.0f}–{bottom:.0f}, the screen is {size['height']} px high"
     )
 

@@ -79,7 +79,8 @@ def in_first_screen(page: Page, name: str) -> None:
     top = box["y"] + page.evaluate("window.scrollY")
     bottom = top + box["height"]
     assert bottom <= PHONE_390["height"], f"{name}: Fire! at y {top:.0f}–{bottom:.0f} of 844"
-    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE_390["height"], name
+    assert box["y"] >= 0, name  # and on the screen now
+    assert box["y"] + box["height"] <= PHONE_390["height"], name
     assert box["height"] >= 56, f"{name}: Fire! is {box['height']:.0f} px high: make it large"
 
 
@@ -97,7 +98,7 @@ def test_both_duellists_choose_before_ready_and_fire_from_the_first_screen(
         main.get_by_label(pistol, exact=True).check()
         main.get_by_label(zone, exact=True).check()
         main.get_by_label(noise, exact=True).check()
-    for name, page in pages.items():
+    for page in pages.values():
         page.locator("#showdown-main").get_by_role("button", name="Ready", exact=True).click()
         expect(page.locator("#showdown-main")).not_to_contain_text("tap Ready", timeout=LIVE)
     for name, page in pages.items():
