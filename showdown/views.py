@@ -23,6 +23,7 @@ from campaigns.models import Membership
 from campaigns.once import MadeAndGone, made_once
 from campaigns.running import new_seat, seats_in_play
 from campaigns.selectors import members_of
+from dustdevils.parsing import an_id
 from dustdevils.types import HtmxHttpRequest
 from showdown.engine.state import Options
 from showdown.forms import PARSERS, NewGameForm, parse_move
@@ -48,7 +49,9 @@ def showdown_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, template, _list_context(membership))
 
 
-def _list_context(membership: Membership, error: str = "") -> dict[str, Any]:
+def _list_context(
+    membership: Membership, error: str = "", form: NewGameForm | None = None
+) -> dict[str, Any]:
     members = members_of(membership.campaign)  # the host first
     return {
         "campaign": membership.campaign,
@@ -58,6 +61,10 @@ def _list_context(membership: Membership, error: str = "") -> dict[str, Any]:
         "other_games": tablegames.others("showdown"),
         "members": [(m.user, display_name(m.user)) for m in members],
         "error": error,
+        # A refused start keeps what was ticked and chosen, and says next to the field when
+        # the dealer token went to someone not ticked (issue 36).
+        "ticked": None if form is None else form.seated(),
+        "dealer_id": None if form is None else an_id(form.data.get("dealer")),
     }
 
 
@@ -68,7 +75,8 @@ def showdown_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return render(request, "showdown/list.html", _list_context(membership, problem_of(form)))
+        context = _list_context(membership, problem_of(form), form)
+        return render(request, "showdown/list.html", context)
     ids = form.seated()
     users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
     dealer = users.get(form.cleaned_data["dealer"] or 0)
@@ -85,7 +93,7 @@ def showdown_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             ),
         )  # fmt: skip
     except (ShowdownError, MadeAndGone) as error:
-        return render(request, "showdown/list.html", _list_context(membership, str(error)))
+        return render(request, "showdown/list.html", _list_context(membership, str(error), form))
     messages.success(request, "Saloon Showdown: the cards are dealt.")
     return redirect(showdown)
 
