@@ -93,16 +93,18 @@ def seats_of(conflict_id: int) -> tuple[Seat, ...]:
 TIMELINE_FIELDS = ("seq", "version", "text", "created_at", "actor__first_name", "actor__username")
 
 
-def _table() -> QuerySet[Conflict]:
-    conflicts = Conflict.objects.select_related("campaign", "session").order_by()  # by its key
-    # "This turns into a gunfight": the last fight started from this conflict, in the same
-    # statement (a sub-select), for the link on its screens.
-    conflicts = conflicts.annotate(
+def with_gunfight(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
+    """“This turns into a gunfight”: each conflict's ``gunfight_id``, the last fight started
+    from it, in the same statement (a sub-select), for its screens and the list's badge."""
+    return conflicts.annotate(
         gunfight_id=Subquery(
             Fight.objects.filter(from_conflict=OuterRef("pk")).order_by("-pk").values("pk")[:1]
         )
     )
-    return conflicts
+
+
+def _table() -> QuerySet[Conflict]:
+    return with_gunfight(Conflict.objects.select_related("campaign", "session").order_by())
 
 
 def table_read(conflict_id: int, *, campaign_id: int | None = None) -> TableRead | None:

@@ -150,6 +150,7 @@ class TimelineLine:
     round: int
     text: str
     secret: bool
+    shared: bool = False  # a secret the Dealer reads with the player it names (issue 36)
 
 
 def _cards(cards: Iterable[Card] | None) -> list[CardView] | None:
@@ -165,11 +166,12 @@ def timeline(
     mine = set() if as_table or membership is None else controlled_cids(seats, membership)
     if dealer:
         mine = set()
+    pcs = {s.cid for s in seats if s.kind == FightSeat.Kind.PC} if dealer else set()
     out = []
     for e in fight.events.all():
         if e.secret and not dealer and not (set(e.cids) & mine):
             continue
-        out.append(TimelineLine(e.seq, e.round, e.text, e.secret))
+        out.append(TimelineLine(e.seq, e.round, e.text, e.secret, bool(set(e.cids) & pcs)))
     return out
 
 

@@ -154,7 +154,8 @@ RULINGS = (
         "Whoever entered their mat wrong taps \u201ctake it back\u201d: the table is as it "
         "was before that mat, and it is reviewed again \u2014 with every mat entered after it, "
         "even one that eliminated someone or ended the game. It can be taken back until the "
-        "table's next move after the review (the next showdown's first tap). A covert card "
+        "table's next move after the review (the next showdown's first tap); a gunfighter "
+        "who is out takes back only the last mat entered, if it is theirs. A covert card "
         "tapped by mistake goes back to the hand, until the clock starts.",
         seed_words="If you are ever confused, simply read the card directions!",
         reading="The seed's mats are read aloud at the table, so a mistake is put right at "

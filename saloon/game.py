@@ -299,7 +299,7 @@ class DeathEntersTheSaloon(Game):
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         return screens.saloon_view(row, user, as_table=as_table)
 
-    def list_context(self, membership: Any) -> dict[str, Any]:
+    def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         return {"readings": g.READINGS, "credit": tables.CREDIT}
 
     def story_markdown(self, row: Any) -> str:

@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.auth.models import User
 
 from cards.errors import IllegalMove
+from dustdevils.parsing import an_id
 from showdown.codec import ShowdownCodec
 from showdown.engine import game as g
 from showdown.engine import moves as m
@@ -151,6 +152,10 @@ class SaloonShowdown(Game):
 
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         return showdown_view(row, user, as_table=as_table)
+
+    def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
+        """A refused start keeps the dealer chosen (issue 36: said next to the field)."""
+        return {"dealer_id": None if form is None else an_id(form.data.get("dealer"))}
 
     def story_end(self, state: Any) -> list[str]:
         if not state.over:

@@ -69,9 +69,10 @@ RULINGS = (
         "The duel's race",
         "Each duellist taps Ready once the hands are swapped; three seconds after the last one, "
         "“Via!” shows on every phone at the same instant of the server's clock. The first claim "
-        "to reach the server wins; the one shot confirms or disputes; the dealer token's holder "
-        "settles a dispute, even their own: the shot stands, or everyone fires again on a new "
-        "“Via!”.",
+        "to reach the server wins (a later one stays on the timeline with its lag, “Zeke "
+        "fired too, 2 ms later”; nobody fires twice); the one shot confirms or disputes; the "
+        "dealer token's holder settles a dispute, even their own: the shot stands, or everyone "
+        "fires again on a new “Via!”.",
         "Al “Via!” del mazziere possono girarle per guardarle. A quel punto il primo giocatore "
         "che spara all'altro correttamente … vince il Duello",
         "The seed's dealer says “Via!”; the phones say it together instead, so nobody is faster "

@@ -277,8 +277,8 @@ class Game:
         """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
         raise NotImplementedError
 
-    def list_context(self, membership: Any) -> dict[str, Any]:
-        """What the list page shows beside the kit's context."""
+    def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
+        """What the list page shows beside the kit's context (``form``: a refused start's)."""
         return {}
 
     def story_markdown(self, row: Any) -> str:

@@ -41,7 +41,11 @@ def page(*decorators: Callable[..., Any]) -> Callable[[Callable[..., Any]], Call
     return mark
 
 
-def list_context(game: Game, membership: Membership, error: str = "") -> dict[str, Any]:
+def list_context(
+    game: Game, membership: Membership, error: str = "", form: Any = None
+) -> dict[str, Any]:
+    """The list page's context; after a refused start, the new-game ``form`` as sent (what was
+    ticked is kept: ``ticked``)."""
     games = games_of(game, membership.campaign, membership.user)
     return {
         "game": game,
@@ -54,7 +58,8 @@ def list_context(game: Game, membership: Membership, error: str = "") -> dict[st
         "members": lobby_members(membership.campaign),
         "error": error,
         "rulings": game.rulings,
-        **game.list_context(membership),
+        "ticked": None if form is None else form.seated(),
+        **game.list_context(membership, form),
     }
 
 
@@ -77,7 +82,7 @@ def game_new(game: Game, request: Any, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
     form = game.new_form(request.POST)
     if not form.is_valid():
-        context = list_context(game, membership, problem_of(form))
+        context = list_context(game, membership, problem_of(form), form)
         return render(request, game.template("list"), context)
     ids = form.seated()
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
@@ -91,7 +96,9 @@ def game_new(game: Game, request: Any, slug: str) -> HttpResponse:
             ),
         )  # fmt: skip
     except (Refused, MadeAndGone) as error:
-        return render(request, game.template("list"), list_context(game, membership, str(error)))
+        return render(
+            request, game.template("list"), list_context(game, membership, str(error), form)
+        )
     messages.success(request, game.started)
     return redirect(row)
 

@@ -74,11 +74,11 @@ def character_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         ))  # fmt: skip
         if character is not None:
             _hint(request, form)
-            if not character.approved:
-                return _to_sheet(
-                    request, character, "is ready and waits for the Dealer's approval to be seated"
-                )
-            return _to_sheet(request, character, "is at the table")
+            # Waiting for the approval is said in the sheet's live standing, which the approval
+            # clears at once: a flash saying so would stay above a sheet turned Active (issue 36).
+            return _to_sheet(
+                request, character, "is ready" if not character.approved else "is at the table"
+            )
     return _form_page(request, membership, form)
 
 

@@ -99,11 +99,7 @@ def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> 
             return {"text": "Place your Difficulty", "action": "allocate", "turn": "1"}
     for r in mine:  # R16: a bid is the player's to make or not, until the Dealer closes them
         if state.phase == Phase.RESOLUTION and (r.may_bid or r.may_answer):
-            holder = state.participant(state.narrator).name if state.narrator else ""
-            text = f"{holder} holds the narration: bid to take it?"
-            if r.may_answer:
-                text = "Keep the narration? Match the bid"
-            return {"text": text, "action": "bid", "turn": "1"}
+            return _bidding_step(state, r)
     waits = {
         Phase.SIZING: "Waiting for the Deal",
         Phase.DRAW: "Waiting for the Call",
@@ -114,3 +110,28 @@ def player_step(state: engine.ConflictState, rows: list[HandRow], role: str) -> 
         Phase.CANCELLED: "Cancelled before the Deal: nothing happened",
     }
     return {"text": waits[state.phase], "action": ""}
+
+
+def _bidding_step(state: engine.ConflictState, r: HandRow) -> dict[str, str]:
+    """R16, said as it stands for this hand (issue 36: after a bid the line still asked the
+    bidder to bid): the holder answers or has matched; a bidder leads, is matched or outbid."""
+    top = max((b.amount for b in state.bids), default=0)
+    mine = max((b.amount for b in state.bids if b.pid == r.pid), default=0)
+    wait = "waiting for the Dealer to close the bids"
+    chips = f"{top} chip{'s' if top != 1 else ''}"
+    if r.may_answer:
+        if state.answer >= top:
+            return {"text": f"You matched the bid of {chips}: {wait}", "action": ""}
+        return {"text": f"Keep the narration? Match the bid of {chips}", "action": "bid",
+                "turn": "1"}  # fmt: skip
+    holder = state.participant(state.narrator).name if state.narrator else ""
+    if not mine:
+        return {"text": f"{holder} holds the narration: bid to take it?", "action": "bid",
+                "turn": "1"}  # fmt: skip
+    if mine < top:
+        return {"text": f"Outbid: the highest bid is {chips}. Raise yours?", "action": "bid",
+                "turn": "1"}  # fmt: skip
+    if state.answer >= top:
+        return {"text": f"{holder} matched your bid of {chips}: raise it?", "action": "bid",
+                "turn": "1"}  # fmt: skip
+    return {"text": f"Your bid of {chips} leads: {wait}", "action": ""}

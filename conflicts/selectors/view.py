@@ -19,7 +19,7 @@ from cards.hands import evaluate
 from conflicts import fragments
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
-from conflicts.reads import TableRead
+from conflicts.reads import TableRead, with_gunfight
 from conflicts.selectors.advice import table_view
 from conflicts.selectors.hands import enrich_npc, enrich_own, hand_row, owed_row
 from conflicts.selectors.rows import (
@@ -37,7 +37,8 @@ from dustdevils.memo import bounded
 
 
 def conflicts_of(campaign: Campaign) -> QuerySet[Conflict]:
-    return campaign.conflicts.select_related("session").order_by("-created_at")
+    """The campaign's conflicts, newest first, each with the fight it turned into, if any."""
+    return with_gunfight(campaign.conflicts.select_related("session").order_by("-created_at"))
 
 
 @dataclass(frozen=True)

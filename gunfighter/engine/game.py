@@ -542,7 +542,10 @@ def visible(state: GunfightState, viewer: str | None) -> dict[str, Any]:
                 can.add("clock")
         elif turn == me.pid:
             can.add("mat")
-    if me is not None and me.pid in taken_back(state):
+    back = taken_back(state)
+    if me is not None and me.pid in back and (me.standing or back[0] == me.pid):
+        # GF11 with issue 36: a gunfighter who is out takes back only the mat just entered, if
+        # it is theirs (it may be what wrongly put them out); the fallen get no other move.
         can.add("takeback")
     return {
         "phase": state.phase.value,

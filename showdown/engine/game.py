@@ -544,6 +544,8 @@ def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
         raise IllegalMove("Too soon: wait for “Via!”.")
     if fight.disputed:
         raise IllegalMove("A claim is disputed: the dealer token’s holder settles it.")
+    if move.pid in (*(p for p, _ in fight.late), fight.claim.shooter if fight.claim else ""):
+        raise IllegalMove("You fired already.")
     if fight.kind == Kind.DUEL or (fight.kind == Kind.TIEBREAK and len(fight.members) == 2):
         target = next(p for p in fight.members if p != move.pid)
     else:
@@ -566,16 +568,29 @@ def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
         "Crash" if pistol == BOTTLE else move.noise,
         move.law,
     )
-    if fight.claim is not None:
-        if move.at >= fight.claim.at:  # first claim by the server's clock wins (SS6)
-            raise IllegalMove(f"{log.name(fight.claim.shooter)} fired first.")
+    first = fight.claim
+    if first is not None and move.at >= first.at:  # first claim by the server's clock wins (SS6)
+        _fired_too(move.pid, move.at - first.at, log)
+        return replace(state, fight=replace(fight, late=(*fight.late, (move.pid, move.at))))
+    if first is not None:
         log(f"{log.name(move.pid)}’s shot reached the server first.", pid=move.pid)
     log(
         f"{log.name(move.pid)}: “{claim.noise} {_zone_it(claim.zone)}!” at {log.name(target)} "
         f"({'the Bottle' if pistol == BOTTLE else f'the {pistol} pistol'}).",
         pid=move.pid,
     )
-    return replace(state, fight=replace(fight, claim=claim))
+    late = fight.late
+    if first is not None:  # the claim it beat lost the race: its lag is kept all the same
+        _fired_too(first.shooter, first.at - move.at, log)
+        late = (*late, (first.shooter, first.at))
+    return replace(state, fight=replace(fight, claim=claim, late=late))
+
+
+def _fired_too(pid: str, lag: int, log: _Log) -> None:
+    """A shot that lost the race (SS6) stays on the timeline with its lag (issue 36): "Zeke
+    fired too, 2 ms later" settles the argument at the table."""
+    when = "in the same millisecond" if lag == 0 else f"{lag} ms later"
+    log(f"{log.name(pid)} fired too, {when}: the first shot to reach the server counts.", pid=pid)
 
 
 def _zone_it(zone: str) -> str:
@@ -627,7 +642,9 @@ def _settle(state: State, move: m.Settle, rng: random.Random, log: _Log) -> Stat
         f"{log.name(move.pid)} rules the shot no good: ready again, and fire on “Via!”.",
         pid=move.pid,
     )
-    return replace(state, fight=replace(fight, claim=None, disputed=False, ready=(), go_at=None))
+    return replace(
+        state, fight=replace(fight, claim=None, disputed=False, ready=(), go_at=None, late=())
+    )
 
 
 def _resolve(state: State, fight: Fight, claim: Claim, log: _Log) -> State:

@@ -112,6 +112,9 @@ class Fight:
     disputed: bool = False
     desperado: str = ""
     referee: str = ""
+    # The shots that lost the race (SS6), as (pid, the server's clock when it arrived): the
+    # timeline says "zeke fired too, 2 ms later" (issue 36), and nobody fires twice.
+    late: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ def state_from_data(data: dict[str, Any]) -> State:
             disputed=bool(fight["disputed"]),
             desperado=fight["desperado"],
             referee=fight["referee"],
+            late=_pairs(fight.get("late", ())),
         ),
         event=None
         if event is None

@@ -4,6 +4,7 @@
 //   data-select-on-focus      an input whose text is selected when it gets the focus
 //   data-copy-from="<id>"     a (hidden) button that copies the value of #<id>; shown only
 //                             where the browser can copy
+// and a failed live stream logged in words.
 (function () {
   "use strict";
 
@@ -30,6 +31,33 @@
       button.textContent = "Copied";
     });
   });
+
+  // A live stream that fails (issue 36): htmx's SSE extension hands the browser's bare error
+  // Event to htmx, which logs it as "[object Event]". Each stream's error handler gets an Error
+  // in words instead (which stream, and that it reconnects); the extension does the rest as
+  // before (htmx:sseError, the reconnection). htmx.createEventSource is htmx's own hook.
+  if (window.htmx && typeof htmx.createEventSource === "function") {
+    var open = htmx.createEventSource;
+    htmx.createEventSource = function (url) {
+      var source = open(url);
+      var handler = null;
+      source.addEventListener("error", function (event) {
+        if (!handler) return;
+        var closed = source.readyState === EventSource.CLOSED;
+        var error = new Error("The live updates from " + url + (closed
+          ? " stopped: reconnecting in a moment."
+          : " were interrupted: reconnecting."));
+        error.event = event;
+        handler.call(source, error);
+      });
+      Object.defineProperty(source, "onerror", {
+        configurable: true,
+        get: function () { return handler; },
+        set: function (fn) { handler = typeof fn === "function" ? fn : null; }
+      });
+      return source;
+    };
+  }
 
   document.addEventListener("DOMContentLoaded", function () { showCopyButtons(document); });
   // The invitations panel is swapped in by htmx.

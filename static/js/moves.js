@@ -20,6 +20,9 @@
       the nearest part of the page around the form they sent that is still there (their hand,
       their line, "Your move"), scrolling no more than needed. Live updates never scroll.
 
+   4. An answer older than the panel (another player's move came live first) never turns it
+      back.
+
    The answer says which panel it is and whether the move was refused in its HX-Trigger header
    (event "move-answered", tables/views.py). */
 (function () {
@@ -139,22 +142,49 @@
     reasonFor = null;
   }
 
+  // The table's version an answer was rendered at (its panel's data-version), or NaN.
+  function versionOf(html) {
+    var match = /data-version="(\d+)"/.exec(html || "");
+    return match ? parseInt(match[1], 10) : NaN;
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var said = answered(event.detail.xhr);
     var form = event.detail.requestConfig && event.detail.requestConfig.elt; // what was sent
     if (!said || !(form instanceof HTMLFormElement)) return;
-    dropReason(); // this answer brings its own message
     if (!said.refused) {
       Array.prototype.forEach.call(form.elements, function (el) { chosen.delete(el); });
     }
+    // 4. An answer never turns the panel back: when the live update of a later move (another
+    //    player's, at once) came first, the panel is newer than the answer. A move that went
+    //    through is then already on it; a refusal still says why, and the panel asks for the
+    //    table as it is now (the safety-net poll's version endpoint).
+    var shown = document.getElementById(said.panel);
+    var have = shown ? parseInt(shown.getAttribute("data-version"), 10) : NaN;
+    var older = versionOf(event.detail.xhr.responseText) < have;
+    if (older && !said.refused) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    dropReason(); // this answer brings its own message
+    if (older) catchUpAfter = event.detail.xhr;
     pending = {
       xhr: event.detail.xhr, form: form, chain: chains.get(form) || [form],
       panel: said.panel, refused: !!said.refused
     };
   });
 
+  var catchUpAfter = null; // the refusal, older than the panel it replaced: then catch up
+
   document.addEventListener("htmx:afterSettle", function (event) {
     if (reasonFor && !reasonFor.isConnected) dropReason(); // its form is gone: so is the reason
+    if (catchUpAfter && event.detail.xhr === catchUpAfter) {
+      catchUpAfter = null;
+      var poll = document.querySelector(PANEL.split(", ").map(function (p) {
+        return p + " .poll[hx-get]";
+      }).join(", "));
+      if (poll) htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, swap: "none" });
+    }
     if (!pending || event.detail.xhr !== pending.xhr) return;
     var done = pending;
     pending = null;

@@ -5,6 +5,7 @@ for as similes, and a lone adjective gets a gentle hint that never stops a save.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -38,7 +39,7 @@ def test_a_players_new_character_waits_for_the_dealer(
     cole = Character.objects.get(name="Cole Brody")
     assert not cole.approved
     assert cole not in in_play(campaign)
-    assert "waits for the Dealer" in client.get(cole.get_absolute_url()).content.decode()
+    assert "Waiting for the Dealer" in client.get(cole.get_absolute_url()).content.decode()
     # Not offered in the conflict set-up.
     set_up = client_as(dealer).get(f"/c/{campaign.slug}/conflicts/new/").content.decode()
     assert "Cole Brody" not in set_up
@@ -221,3 +222,22 @@ def test_after_approval_the_traits_are_locked_too_a_trait_is_a_card_R11(
     character_update(character_id=pc_a.pk, data=data, knacks=knacks, by_dealer=True)
     pc_a.refresh_from_db()
     assert pc_a.trait_1 == "Rich as Croesus"
+
+
+def test_the_flash_leaves_the_approval_to_the_live_standing(
+    campaign: Any, player_a: Any, client_as: Any
+) -> None:
+    """Issue 36: "waits for the Dealer's approval" was a flash, which stayed above the sheet
+    once the approval turned it Active live; it is said in the live standing alone."""
+    page = (
+        client_as(player_a)
+        .post(f"/c/{campaign.slug}/characters/new/", sheet(), follow=True)
+        .content.decode()
+    )
+    flash = re.search(r'<ul class="messages".*?</ul>', page, re.S)
+    assert flash is not None
+    assert "Cole Brody is ready." in flash.group(0)
+    assert "approval" not in flash.group(0)
+    standing = re.search(r'<div id="live-standing".*?</header>', page, re.S)
+    assert standing is not None
+    assert "Waiting for the Dealer" in standing.group(0)

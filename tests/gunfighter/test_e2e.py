@@ -159,10 +159,17 @@ def test_a_gunfight_from_the_lobby_to_the_last_one_standing(
             shoot(page, "mat-phone")
         form.get_by_role("button", name="My mat is reviewed").click()
         expect(form).to_be_hidden(timeout=LIVE)
-    for page in pages:
+    for page in pages[:3]:
         expect(main(page).locator("[data-ending]")).to_have_text(
             "Jess is the last gunfighter standing.", timeout=LIVE
         )
+        expect(main(page).locator("#h-now")).not_to_have_text("Your move")  # issue 36
+    # Jess's own phone: "You win!", never an empty "Your move" (issue 36).
+    expect(main(pages[3]).locator("[data-ending]")).to_have_text(
+        "You are the last gunfighter standing.", timeout=LIVE
+    )
+    expect(main(pages[3]).locator("#h-now")).to_have_text("You win!")
+    for page in pages:
         expect(main(page).locator("#story")).to_contain_text("Ruth shot Hank for 3")
         expect(main(page).locator("#story")).to_contain_text("Cole fell to Jess")
     shoot(pages[0], "ending-laptop")

@@ -207,7 +207,8 @@ def test_the_clock_then_the_mats_in_turn_late_and_out_of_turn_refused(
     assert state.gunfighter("p3").covert == 15  # Delia's 5 and Abe's 5
     assert state.phase == s.Phase.OVER
     assert state.winner == "p3"
-    assert b"Bess is the last gunfighter standing." in end.content
+    assert b"You win!" in end.content  # issue 36: Bess's own phone
+    assert b"You are the last gunfighter standing." in end.content
     assert (
         b"Showdown 1:</strong> Abe shot Delia for 2; Bess shot Delia for 1; Bess shot Abe for 3."
         in end.content

@@ -122,7 +122,7 @@ def test_e_tu_starts_a_duel_won_by_the_first_claim_after_via() -> None:
     assert later.fight is not None
     assert later.fight.claim is not None
     assert later.fight.claim.shooter == "b"  # reached the server first by its clock
-    with pytest.raises(IllegalMove, match="fired first"):
+    with pytest.raises(IllegalMove, match="You fired already"):
         play(later, m.Fire("c", 5200, pistol="red", zone="arm", noise="Bang"))
 
 

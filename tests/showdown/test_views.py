@@ -99,8 +99,8 @@ def test_only_the_seated_play_and_only_the_host_reveals_events(
 def test_a_duel_on_the_servers_clock(
     showdown: Showdown, phones: dict[str, Client], clock: Clock
 ) -> None:
-    """SS6: "Via!" 3 s after the last Ready; a tap before it is refused; the first claim wins;
-    the one shot confirms."""
+    """SS6: "Via!" 3 s after the last Ready; a tap before it is refused; the first claim wins,
+    the other is on the timeline with its lag (issue 36); the one shot confirms."""
     move(phones["p3"], showdown, "threaten", target="p1", pistol="blue")
     move(phones["p1"], showdown, "and-you")
     move(phones["p1"], showdown, "ready")
@@ -114,8 +114,11 @@ def test_a_duel_on_the_servers_clock(
     assert "Too soon: wait for “Via!”." in early.content.decode()
     clock.now = go_at + 180
     move(phones["p1"], showdown, "fire", pistol="red", zone="head", noise="Blam")
+    clock.now += 2
     late = move(phones["p3"], showdown, "fire", htmx=True, pistol="blue", zone="arm", noise="Bang")
-    assert "Delia fired first." in late.content.decode()
+    said = "Bess fired too, 2 ms later: the first shot to reach the server counts."
+    assert said in late.content.decode()  # issue 36: the losing claim is kept, with its lag
+    assert said in phones["p1"].get(showdown.get_absolute_url()).content.decode()  # the timeline
     move(phones["p3"], showdown, "confirm")
     state = state_of(showdown)
     assert (state.player("p1").loot, state.player("p1").bounty) == (40, 30)
