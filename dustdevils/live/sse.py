@@ -56,7 +56,9 @@ class EventStream(StreamingHttpResponse):
 
     def __init__(self, events: AsyncIterator[str], subscription: Updates) -> None:
         super().__init__(events, content_type="text/event-stream")
-        self["Cache-Control"] = "no-cache"
+        # no-store, not no-cache: a stream carries what only its viewer may see, so no cache
+        # (a proxy's, the browser's disk) may keep a copy of it, not even to revalidate.
+        self["Cache-Control"] = "no-store"
         self["X-Accel-Buffering"] = "no"
         self.subscription = subscription
 
