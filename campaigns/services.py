@@ -57,9 +57,7 @@ def campaign_insert(*, slug: str, **fields: Any) -> Campaign:
     for attempt in range(SLUG_TRIES):
         try:
             with transaction.atomic():
-                return Campaign.objects.create(
-                    slug=_unique_slug(slug, raced=attempt > 0), **fields
-                )
+                return Campaign.objects.create(slug=_unique_slug(slug, raced=attempt > 0), **fields)
         except IntegrityError:
             if attempt == SLUG_TRIES - 1:
                 raise CampaignError("Too many tables are opening at once: try again.") from None
