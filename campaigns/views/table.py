@@ -33,7 +33,7 @@ from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
 from dustdevils.paging import paged, paged_into
 from dustdevils.types import HtmxHttpRequest
-from fights.selectors import session_fights
+from fights.selectors import fights_queryset, session_fights
 
 # The campaign page's lists, each a page at a time (dustdevils.paging).
 LISTS = ("pcs", "npcs", "public_npcs", "devils_to_set", "links", "notes", "sessions")
@@ -249,6 +249,9 @@ def _session_page(
 ) -> dict[str, Any]:  # fmt: skip
     """The session page; its Devil ratings and its log a page at a time (``query``'s)."""
     story = session_story(session, membership)
+    fights = paged(  # the queryset, so only a page of fights (with their lines) is read
+        fights_queryset().filter(session=session).order_by("created_at"), query, "fights", per=10
+    )
     log = paged(story.events, query, "log")
     story.events = list(log.object_list)
     context = {
@@ -258,8 +261,9 @@ def _session_page(
         "rows": selectors.devil_ratings(session, membership),
         "story": story,
         "log_page": log,
+        "fights_page": fights,
         "end_form": SessionEndForm(campaign=membership.campaign),
-        "fights": session_fights(session, membership),
+        "fights": session_fights(session, membership, fights),
     }
     paged_into(context, query, "rows")
     return context | extra
