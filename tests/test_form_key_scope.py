@@ -55,9 +55,7 @@ def test_a_key_sent_with_the_invitation_form_shows_a_link_that_works(
     client.force_login(dealer)
     note_with_key(client, campaign)
 
-    response = client.post(
-        f"/c/{campaign.slug}/invites/new/", {"label": "For Clara", "key": KEY}
-    )
+    response = client.post(f"/c/{campaign.slug}/invites/new/", {"label": "For Clara", "key": KEY})
     assert response.status_code == 200
     link = re.search(r'id="new-link" type="text" value="([^"]+)"', response.content.decode())
     assert link is not None
