@@ -20,7 +20,7 @@ django.setup()
 from django.test import RequestFactory
 from dustdevils.views import healthz
 answers = []
-for _ in range(3):  # the first, and probes that come while it still hangs
+for _ in range(3):  # the first, and the probes after it
     began = time.monotonic()
     response = healthz(RequestFactory().get("/healthz"))
     answers.append([response.status_code, time.monotonic() - began])
