@@ -9,3 +9,6 @@ class CampaignsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "campaigns"
+
+    def ready(self) -> None:
+        import dustdevils.checks  # noqa: F401 — the deployment's own checks (check --deploy)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.urls import NoReverseMatch
 
 from campaigns.models import (
@@ -123,20 +123,23 @@ def npcs_for_player(campaign: Campaign) -> list[PublicNpc]:
     return [PublicNpc(name=n, vocation=v, description=d) for n, v, d in rows]
 
 
-def notes_of(campaign: Campaign) -> list[Note]:
-    return list(campaign.notes.all())
+# The long lists are querysets: the page reads one page of each (dustdevils.paging).
 
 
-def wanted_links_of(campaign: Campaign) -> list[WantedLink]:
-    return list(
+def notes_of(campaign: Campaign) -> QuerySet[Note]:
+    return campaign.notes.all()
+
+
+def wanted_links_of(campaign: Campaign) -> QuerySet[WantedLink]:
+    return (
         WantedLink.objects.filter(campaign=campaign)
         .select_related("npc", "pc")
         .order_by("npc__name", "pc__name")
     )
 
 
-def sessions_of(campaign: Campaign) -> list[GameSession]:
-    return list(campaign.sessions.order_by("-number"))
+def sessions_of(campaign: Campaign) -> QuerySet[GameSession]:
+    return campaign.sessions.order_by("-number")
 
 
 def campaign_page(membership: Membership) -> dict[str, object]:

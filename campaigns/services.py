@@ -6,6 +6,7 @@ import base64
 import datetime
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
@@ -35,18 +36,32 @@ class CampaignError(ValueError):
     """The action is refused; the message says why in plain words."""
 
 
-def _unique_slug(name: str, *, raced: bool = False) -> str:
-    """The name's slug, numbered on ("deadwood-2") when it is taken. ``raced``: another table of
-    the same name took the slug between the look-up and the insert; a random tail then, so
-    twenty tables of one name opened at once do not race for each next number in turn."""
-    base = slugify(name)[:120] or "campaign"
+def _unique_slug(base: str, *, raced: bool = False) -> str:
+    """``base`` (a slug), numbered on ("deadwood-2") when it is taken. ``raced``: another table
+    took the slug between the look-up and the insert; a random tail then, so twenty tables of
+    one name opened at once do not race for each next number in turn."""
     if raced:
-        base = f"{base}-{secrets.token_hex(3)}"
+        base = f"{base[:120]}-{secrets.token_hex(3)}"
     slug, n = base, 2
     while Campaign.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"
         n += 1
     return slug
+
+
+def campaign_insert(*, slug: str, **fields: Any) -> Campaign:
+    """A new campaign row at ``slug``, or numbered on from it when that is taken — also when
+    another campaign takes it at the same moment (the create form's and an import's race):
+    each try in a savepoint, the next look-up sees the winner. ``CampaignError`` after
+    ``SLUG_TRIES`` lost races. Call it inside a transaction."""
+    for attempt in range(SLUG_TRIES):
+        try:
+            with transaction.atomic():
+                return Campaign.objects.create(slug=_unique_slug(slug, raced=attempt > 0), **fields)
+        except IntegrityError:
+            if attempt == SLUG_TRIES - 1:
+                raise CampaignError("Too many tables are opening at once: try again.") from None
+    raise AssertionError("unreachable")
 
 
 def campaign_create(
@@ -62,19 +77,10 @@ def campaign_create(
     if not name:
         raise CampaignError("Give the campaign a name.")
     with transaction.atomic():
-        for attempt in range(SLUG_TRIES):
-            try:
-                # A savepoint: another campaign of the same name made at the same moment takes
-                # the slug between the look-up and the insert; the next look-up sees it.
-                with transaction.atomic():
-                    campaign = Campaign.objects.create(
-                        name=name, slug=_unique_slug(name, raced=attempt > 0), setting=setting,
-                        pitch=pitch, kind=kind,
-                    )  # fmt: skip
-                break
-            except IntegrityError:
-                if attempt == SLUG_TRIES - 1:
-                    raise CampaignError("Too many tables are opening at once: try again.") from None
+        campaign = campaign_insert(
+            slug=slugify(name)[:120] or "campaign", name=name, setting=setting, pitch=pitch,
+            kind=kind,
+        )  # fmt: skip
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
     return campaign
 

@@ -4,7 +4,8 @@ set, chips granted or spent, a character made or approved, a conflict set up or 
 then fetches its changing sections again with one plain GET (``hx-select-oob``), through the
 page's own view and its visibility rules, so the stream never carries anything a member could
 not see. Scoped to the campaign's members: 403 ``Log in first.`` for anonymous visitors, 404
-for anyone else. Same transport as the other streams (``dustdevils.live.sse``).
+for anyone else. Same transport as the other streams (``dustdevils.live.sse.changed_events``),
+with the tables' safety net while Redis is away.
 
 What announces: ``announce(campaign_id)`` on commit, called by the services that make those
 changes, and a table's set-up or end in any game (``campaigns.running.table_saved``, a
@@ -18,8 +19,6 @@ version travels, and only to the person it is for: the stream is their own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
@@ -29,16 +28,7 @@ from django.views.decorators.http import require_GET
 from campaigns.access import membership_for
 from campaigns.models import Membership
 from dustdevils.live import broadcast as live
-from dustdevils.live.sse import (
-    PING,
-    PING_SECONDS,
-    EventStream,
-    let_go,
-    let_go_sync,
-    log_in_first,
-    seconds,
-    sse,
-)
+from dustdevils.live.sse import EventStream, changed_events, let_go_sync, log_in_first
 
 
 def table_of(campaign_id: int) -> str:
@@ -82,8 +72,8 @@ async def campaign_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
     if not user.is_authenticated:
         return log_in_first()
     campaign_id = await _check(user, slug)
-    subscription = live.Updates(table_of(campaign_id))
-    return EventStream(_events(subscription, _last_seen(request)), subscription)
+    subscription = live.Updates(table_of(campaign_id), watch_health=True)
+    return EventStream(changed_events(subscription, _last_seen(request)), subscription)
 
 
 @require_GET
@@ -93,8 +83,8 @@ async def running_stream(request: HttpRequest) -> HttpResponseBase:
     user = await request.auser()
     if not user.is_authenticated:
         return log_in_first()
-    subscription = live.Updates(running_of(user.pk))
-    return EventStream(_events(subscription, _last_seen(request)), subscription)
+    subscription = live.Updates(running_of(user.pk), watch_health=True)
+    return EventStream(changed_events(subscription, _last_seen(request)), subscription)
 
 
 def _last_seen(request: HttpRequest) -> int | None:
@@ -105,21 +95,3 @@ def _last_seen(request: HttpRequest) -> int | None:
         return int(request.headers.get("Last-Event-ID") or request.GET.get("since", ""))
     except ValueError:
         return None
-
-
-async def _events(subscription: live.Updates, last_seen: int | None) -> AsyncIterator[str]:
-    ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
-    try:
-        await let_go()  # the request thread's session lookup
-        yield ": connected\n\n"
-        newest = live.latest(subscription.table)
-        if last_seen is not None and newest is not None and newest > last_seen:
-            yield sse("changed", str(newest), newest)  # missed while reconnecting
-        while True:
-            version = await subscription.next(timeout=ping_every)
-            if version is None:
-                yield PING
-            else:
-                yield sse("changed", str(version), version)
-    finally:
-        subscription.close()

@@ -108,9 +108,9 @@ def wanted_links(character: Character) -> list[WantedLink]:
     )
 
 
-def ledger(character: Character) -> list[ChipEntry]:
-    """Every chip earned and spent, oldest first (R15)."""
-    return list(character.chip_entries.select_related("actor", "session"))
+def ledger(character: Character) -> QuerySet[ChipEntry]:
+    """Every chip earned and spent, oldest first (R15); the page shows it a page at a time."""
+    return character.chip_entries.select_related("actor", "session")
 
 
 def bought_points(character_id: int) -> tuple[int, int]:

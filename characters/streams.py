@@ -3,12 +3,11 @@ character's chips or attributes change (``broadcast.publish_on_commit("character
 ``characters.services.chips_change`` and the conflict results). The sheet then fetches its
 own sections again with a plain GET, through the sheet view and its visibility rules, so the
 stream never carries anything a member could not see. Same transport as the conflict streams
-(``dustdevils.live.sse``): pings while idle, no database connection held.
+(``dustdevils.live.sse.changed_events``): pings while idle, no database connection held, and
+while Redis is away a "changed" every few seconds (the tables' safety net).
 """
 
 from __future__ import annotations
-
-from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,16 +19,7 @@ from django.views.decorators.http import require_GET
 from campaigns.access import membership_for
 from characters.selectors import character_for, may_see_all
 from dustdevils.live import broadcast as live
-from dustdevils.live.sse import (
-    PING,
-    PING_SECONDS,
-    EventStream,
-    let_go,
-    let_go_sync,
-    log_in_first,
-    seconds,
-    sse,
-)
+from dustdevils.live.sse import EventStream, changed_events, let_go_sync, log_in_first
 
 
 def _check_sync(user: AbstractBaseUser, slug: str, character_id: int) -> None:
@@ -53,25 +43,10 @@ async def character_stream(request: HttpRequest, slug: str, character_id: int) -
     user = await request.auser()
     if not user.is_authenticated:
         return log_in_first()
-    subscription = live.Updates(f"character-{character_id}")
+    subscription = live.Updates(f"character-{character_id}", watch_health=True)
     try:
         await _check(user, slug, character_id)
     except BaseException:
         subscription.close()
         raise
-    return EventStream(_events(subscription), subscription)
-
-
-async def _events(subscription: live.Updates) -> AsyncIterator[str]:
-    ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
-    try:
-        await let_go()  # the request thread's session lookup
-        yield ": connected\n\n"
-        while True:
-            version = await subscription.next(timeout=ping_every)
-            if version is None:
-                yield PING
-            else:
-                yield sse("changed", str(version), version)
-    finally:
-        subscription.close()
+    return EventStream(changed_events(subscription), subscription)

@@ -35,6 +35,7 @@ from conflicts.services import (
     conflict_narrate,
 )
 from dustdevils.idempotency import FreshKey
+from dustdevils.paging import paged_into
 from dustdevils.parsing import an_id, whole_number
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
@@ -51,6 +52,7 @@ def conflict_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "membership": membership,
         "conflicts": conflicts_of(membership.campaign),
     }
+    paged_into(context, request.GET, "conflicts")  # a page at a time: issue 37
     return render(request, "conflicts/list.html", context)
 
 
@@ -221,8 +223,10 @@ def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     """A finished conflict, step by step (``?step=`` from 1): what each move left on the table,
     as this viewer may see it (R10). Opens once the conflict has ended."""
     membership, read = _load(request, slug, conflict_id)
+    if not read.conflict.is_over:  # before any replay state is read
+        raise Http404("The replay opens when the conflict is over.")
     snapshots = replay_snapshots(read.conflict)
-    if not read.conflict.is_over or not snapshots:
+    if not snapshots:
         raise Http404("The replay opens when the conflict is over.")
     step = whole_number(request.GET.get("step"), minimum=1)  # clamped by replay_view
     index = step - 1 if step is not None else len(snapshots) - 1

@@ -4,8 +4,8 @@
 A page seen logged in may hold what only that person may see — a private hand, the Dealer's
 notes and NPCs, an invitation link, a chip ledger — so no cache may keep it: not a shared proxy,
 not the browser's disk after logging out, not its back-forward cache. A response whose view
-already said how to cache it (never_cache, an export's ``no-store``, a live stream's
-``no-cache``) is left as it is; so is everything an anonymous visitor gets (the welcome and
+already said how to cache it (never_cache, an export's or a live stream's ``no-store``) is
+left as it is; so is everything an anonymous visitor gets (the welcome and
 login pages; static files never reach this middleware: whitenoise answers them first).
 """
 

@@ -358,8 +358,9 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 # Sessions read from the cache (Redis when configured, else this process's memory) and written
 # through to the database: a request's session costs no query while the cache holds it. A
-# session holds who is logged in, never a card.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# session holds who is logged in, never a card. Django's cached_db, but cached under a keyed
+# hash of the session key, never the cookie's value itself (dustdevils/sessions.py, issue 37).
+SESSION_ENGINE = "dustdevils.sessions"
 # The CSRF token reaches htmx through the template (hx-headers), so JS never reads the cookie.
 CSRF_COOKIE_HTTPONLY = True
 

@@ -115,6 +115,16 @@ The file's structure (fields, types, lengths, ranges) is a JSON Schema, draft 20
 character's ``secrets`` and ``approved`` may be left out (the first files had neither): none,
 and approved.
 
+Every list has a maximum, stated in the schema (``maxItems``, ``maxProperties``): 100 members,
+300 characters with 20 knacks each, 1,000 Wanted! links, 500 notes, 500 sessions with 300 Devil
+ratings and 1,000 log lines each, 300 conflicts with 12 seats, 2,000 timeline lines and 2,000
+replay states each, 300 fights with 2,000 lines each; the chip ledgers hold
+``IMPORT_MAX_LEDGER_ROWS`` (5,000) rows in all, and the file ``IMPORT_MAX_BYTES`` (16 MB). A
+list beyond its maximum is refused first, by name, before anything else is checked
+(``notes: holds 100,000; this table imports at most 500``); a JSON number NaN or Infinity is
+refused as the file is read. The pages show those lists a page at a time
+(``dustdevils.paging``), so no page's time grows with a campaign's size.
+
 Importing checks the whole file before writing anything and refuses it, writing nothing, with
 messages that name the place: ``characters[2].attributes.hand.rating: must be 0–5, got 7``.
 First its structure against the schema (``exchange.structure``); once that is right, what a

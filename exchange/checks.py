@@ -36,7 +36,7 @@ from exchange.reading import (
     entry_at,
     shown,
 )
-from exchange.structure import structure_problems
+from exchange.structure import structure_problems, too_many
 
 
 def campaign_plan(data: dict[str, Any]) -> Plan:
@@ -51,6 +51,8 @@ def campaign_plan(data: dict[str, Any]) -> Plan:
             [f"version: this app reads versions 1 to {VERSION} of the format; the file says "
              f"{shown(data.get('version'))}"]
         )  # fmt: skip
+    if problems := too_many(data):  # before anything is checked: every list has a maximum
+        raise ImportRefused(problems)
     rows = _ledger_rows(data)
     if rows > settings.IMPORT_MAX_LEDGER_ROWS:  # before anything else is checked
         raise ImportRefused(

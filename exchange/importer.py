@@ -23,6 +23,7 @@ from campaigns.models import (
     SessionEvent,
     WantedLink,
 )
+from campaigns.services import CampaignError, campaign_insert
 from characters.models import Character, ChipEntry, Knack
 from conflicts.models import Conflict, Event, Seat, Snapshot
 from exchange.checks import campaign_plan
@@ -71,10 +72,14 @@ def campaign_import(
         return _restore(plan, campaign=campaign, dealer=dealer, seat_members=seat_members)
     warnings: list[str] = []
     with transaction.atomic():
-        free = _free_slug(slug)
-        if free != slug:
-            warnings.append(f"The address /c/{slug}/ is taken here: this copy is at /c/{free}/.")
-        campaign = Campaign.objects.create(**{**plan.campaign, "slug": free})
+        try:  # at the file's slug, or numbered on: also when another import races for it
+            campaign = campaign_insert(**plan.campaign)
+        except CampaignError as error:
+            raise ImportRefused([str(error)]) from None
+        if campaign.slug != slug:
+            warnings.append(
+                f"The address /c/{slug}/ is taken here: this copy is at /c/{campaign.slug}/."
+            )
         Membership.objects.create(campaign=campaign, user=dealer, role=Membership.Role.DEALER)
         games = _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
     return ImportResult(campaign, tuple(warnings), tuple(games))
@@ -156,13 +161,6 @@ def _restore(plan: Plan, *, campaign: Campaign, dealer: User, seat_members: bool
         campaign.save(update_fields=fields)
         games = _write(plan, campaign=campaign, dealer=dealer, warnings=warnings, seat=seat_members)
     return ImportResult(campaign, tuple(warnings), tuple(games))
-
-
-def _free_slug(wanted: str) -> str:
-    slug, n = wanted, 2
-    while Campaign.objects.filter(slug=slug).exists():
-        slug, n = f"{wanted}-{n}", n + 1
-    return slug
 
 
 def _seat(

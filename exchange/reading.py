@@ -55,6 +55,14 @@ def _fields_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def _no_constant(word: str) -> Any:
+    """NaN, Infinity and -Infinity, which Python's reader takes but JSON has not: no campaign
+    holds one, and the database would refuse it half-way through the writing (issue 37, B6)."""
+    raise ImportRefused(
+        [f"The file holds {word}, which is not a number JSON knows: is it a campaign export?"]
+    )
+
+
 def max_file_bytes() -> int:
     return int(settings.IMPORT_MAX_BYTES)
 
@@ -77,7 +85,7 @@ def campaign_file_parse(raw: bytes | str) -> dict[str, Any]:
     if not raw.strip():
         raise ImportRefused(["The file is empty."])
     try:
-        data = json.loads(raw, object_pairs_hook=_fields_once)
+        data = json.loads(raw, object_pairs_hook=_fields_once, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         # Cut off: the text ends where more was expected, inside a string, or inside one of

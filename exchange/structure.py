@@ -95,6 +95,56 @@ def _inlined(node: Any, defs: dict[str, Any]) -> Any:
     return {"allOf": [target, beside]} if set(target) & set(beside) else {**target, **beside}
 
 
+def too_many(
+    data: Any, rule: dict[str, Any] | None = None, path: tuple[str | int, ...] = ()
+) -> list[str]:
+    """Every list (and map) of ``data`` longer than the schema's ``maxItems`` (``maxProperties``)
+    for it, each said with its place: counted before anything else is checked, so a file of
+    100,000 notes is refused at once, not after the schema has been checked against each
+    (issue 37: every list an import writes has a stated maximum)."""
+    if rule is None:
+        rule = _limited_schema()
+    for part in rule.get("allOf", ()):
+        rule = {**rule, **part}
+    found: list[str] = []
+    field = next((step for step in reversed(path) if isinstance(step, str)), "")
+    if isinstance(data, list):
+        most = rule.get("maxItems")
+        if most is not None and len(data) > most and (field, "maxItems") not in SPECIAL:
+            return [f"{place(path) or 'the file'}: holds {len(data):,}; this table imports "
+                    f"at most {most:,}"]  # fmt: skip
+        items = rule.get("items")
+        if isinstance(items, dict) and _limits_in(items):
+            for i, item in enumerate(data):
+                found += too_many(item, items, (*path, i))
+    elif isinstance(data, dict):
+        most = rule.get("maxProperties")
+        if most is not None and len(data) > most:
+            return [f"{place(path)}: holds {len(data):,}; this table imports at most {most:,}"]
+        for name, sub in rule.get("properties", {}).items():
+            if name in data and _limits_in(sub):
+                found += too_many(data[name], sub, (*path, name))
+    return found[:MAX_PROBLEMS]
+
+
+@cache
+def _limited_schema() -> dict[str, Any]:
+    return dict(_validator().schema)  # type: ignore[arg-type]  # the inlined schema: an object
+
+
+_LIMITED: dict[int, bool] = {}
+
+
+def _limits_in(rule: dict[str, Any]) -> bool:
+    """Whether ``rule`` or anything inside it has a maximum count (once per rule of the schema,
+    which lives as long as the process)."""
+    known = _LIMITED.get(id(rule))
+    if known is None:
+        text = json.dumps(rule)
+        known = _LIMITED[id(rule)] = "maxItems" in text or "maxProperties" in text
+    return known
+
+
 def structure_problems(data: dict[str, Any], limit: int = MAX_PROBLEMS) -> list[str]:
     """Each way ``data`` differs from the schema, its place first; one problem a place, the
     first ``limit`` of them (the errors come lazily: a wholly wrong file is not all read)."""
@@ -158,6 +208,8 @@ def _message(keyword: str, expected: Any, value: Any, rule: dict[str, Any]) -> s
         return f"must be {words or TYPES[wanted]}, got {got}" if wanted in TYPES else None
     if keyword in ("minimum", "maximum"):
         return f"must be {range_words(rule['minimum'], rule['maximum'])}, got {got}"
+    if keyword in ("maxItems", "maxProperties"):
+        return f"holds {len(value):,}; this table imports at most {expected:,}"
     if keyword == "maxLength":
         return f"must be at most {expected} characters, got {len(value)}"
     if keyword == "pattern":

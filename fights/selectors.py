@@ -357,9 +357,12 @@ class SessionFight:
         return over or f"over after round {self.fight.round}"
 
 
-def session_fights(session: GameSession, membership: Membership) -> list[SessionFight]:
-    """The session's fights with their timelines as this member may read them (R30)."""
+def session_fights(
+    session: GameSession, membership: Membership, fights: Iterable[Fight] | None = None
+) -> list[SessionFight]:
+    """The session's fights (or those of them in ``fights``: a page of them) with their
+    timelines as this member may read them (R30)."""
     return [
         SessionFight(f, timeline(f, f.seats.all(), membership, as_table=False))
-        for f in fights_of_session(session)
+        for f in (fights_of_session(session) if fights is None else fights)
     ]

@@ -88,7 +88,7 @@ def game_new(game: Game, request: Any, slug: str) -> HttpResponse:
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
     try:
         row = made_once(
-            user=membership.user, key=form.cleaned_data["key"],
+            user=membership.user, key=form.cleaned_data["key"], form=f"new:{game.kind}",
             make=lambda: create(
                 game, campaign=membership.campaign, actor=membership.user,
                 players=[users[i] for i in ids if i in users],

@@ -118,7 +118,7 @@ def _answer(cache_control: str | None = None) -> HttpResponse:
     [
         (User(username="clara"), None, True),
         (AnonymousUser(), None, False),
-        (User(username="clara"), "no-cache", False),  # e.g. a live stream's
+        (User(username="clara"), "no-cache", False),  # a view's own say
     ],
 )
 def test_the_sync_chain(user: Any, own: str | None, expected: bool) -> None:

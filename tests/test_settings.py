@@ -306,17 +306,30 @@ def test_it_refuses_debug_in_production(tmp_path: Path) -> None:
     assert "DEBUG" in proc.stderr
 
 
-def test_it_passes_the_deploy_check_in_production(tmp_path: Path) -> None:
-    proc = subprocess.run(
+def deploy_check(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=BASE_DIR,
         env={k: v for k, v in os.environ.items() if k not in _CONFIG_VARS}
         | {"DATA_DIR": str(tmp_path)}
-        | production_env(),
+        | production_env(**extra),
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def test_it_passes_the_deploy_check_in_production(tmp_path: Path) -> None:
+    proc = deploy_check(tmp_path, FORWARDED_ALLOW_IPS="172.28.0.10")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
+
+
+def test_the_deploy_check_warns_of_a_wildcard_forwarded_allow_list(tmp_path: Path) -> None:
+    """Issue 37: FORWARDED_ALLOW_IPS=* believes every client's X-Forwarded-For (any address
+    for the login lockout); ``check --deploy`` says so instead of passing silently."""
+    proc = deploy_check(tmp_path, FORWARDED_ALLOW_IPS="10.0.0.1, *")
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "dustdevils.W001" in proc.stderr
+    assert "FORWARDED_ALLOW_IPS" in proc.stderr

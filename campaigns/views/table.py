@@ -4,7 +4,7 @@ they changed and anyone else with post/redirect/get."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -31,18 +31,24 @@ from campaigns.services import CampaignError
 from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
 from characters.models import Character
+from dustdevils.paging import paged, paged_into
 from dustdevils.types import HtmxHttpRequest
-from fights.selectors import session_fights
+from fights.selectors import fights_queryset, session_fights
+
+# The campaign page's lists, each a page at a time (dustdevils.paging).
+LISTS = ("pcs", "npcs", "public_npcs", "devils_to_set", "links", "notes", "sessions")
 
 
-def _page(membership: Membership, **extra: Any) -> dict[str, Any]:
-    """The campaign page's context, with blank forms unless ``extra`` brings bound ones."""
+def _page(
+    membership: Membership, query: Mapping[str, str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The campaign page's context, with blank forms unless ``extra`` brings bound ones. Each
+    list comes a page at a time (``query``: the request's, which asks for the pages)."""
     campaign = membership.campaign
     context: dict[str, Any] = selectors.campaign_page(membership)
-    context["playing"] = next(
-        (s for s in context["sessions"] if s.status == GameSession.Status.OPEN), None
-    )
+    context["playing"] = context["sessions"].filter(status=GameSession.Status.OPEN).first()
     context["devils_to_set"] = selectors.devils_to_set(context["playing"], membership)
+    paged_into(context, query, *LISTS)
     context["table_games"] = tablegames.games()  # between sessions: every game it can start
     if membership.is_dealer:
         context |= {
@@ -63,7 +69,7 @@ def _section(
     template = "campaigns/detail.html"
     if request.htmx:
         template += f"#{section}"
-    return render(request, template, _page(membership, **extra))
+    return render(request, template, _page(membership, request.GET, **extra))
 
 
 # --- Starting a campaign and the campaign page ---------------------------------------------------
@@ -93,7 +99,7 @@ def detail(request: AuthedRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
     if membership.campaign.is_one_off:  # a one-off table's page is its saloon lobby
         return redirect(membership.campaign)
-    return render(request, "campaigns/detail.html", _page(membership))
+    return render(request, "campaigns/detail.html", _page(membership, request.GET))
 
 
 # --- Dealer prep: notes ---------------------------------------------------------------------------
@@ -127,7 +133,9 @@ def note_edit(request: AuthedRequest, slug: str, note_id: int) -> HttpResponse:
         return _section(request, membership, "notes", done=True)
     if request.htmx:  # edit in place: the notes section with this note's form open
         return _section(request, membership, "notes", done=False, editing=note.pk, edit_form=form)
-    return render(request, "campaigns/note_edit.html", {**_page(membership), "form": form})
+    return render(
+        request, "campaigns/note_edit.html", {**_page(membership, request.GET), "form": form}
+    )
 
 
 @login_required
@@ -203,7 +211,9 @@ def wanted_edit(request: AuthedRequest, slug: str, link_id: int) -> HttpResponse
     if request.htmx:
         return _section(request, membership, "wanted", done=False, editing=link.pk, edit_form=form)
     return render(
-        request, "campaigns/wanted_edit.html", {**_page(membership), "form": form, "link": link}
+        request,
+        "campaigns/wanted_edit.html",
+        {**_page(membership, request.GET), "form": form, "link": link},
     )
 
 
@@ -233,17 +243,30 @@ def session_plan(request: AuthedRequest, slug: str) -> HttpResponse:
     )
 
 
-def _session_page(membership: Membership, session: GameSession, **extra: Any) -> dict[str, Any]:
-    return {
+def _session_page(
+    membership: Membership, session: GameSession, query: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """The session page; its Devil ratings and its log a page at a time (``query``'s)."""
+    story = session_story(session, membership)
+    fights = paged(  # the queryset, so only a page of fights (with their lines) is read
+        fights_queryset().filter(session=session).order_by("created_at"), query, "fights", per=10
+    )
+    log = paged(story.events, query, "log")
+    story.events = list(log.object_list)
+    context = {
         "campaign": membership.campaign,
         "membership": membership,
         "session": session,
         "rows": selectors.devil_ratings(session, membership),
-        "story": session_story(session, membership),
+        "story": story,
+        "log_page": log,
+        "fights_page": fights,
         "end_form": SessionEndForm(campaign=membership.campaign),
-        "fights": session_fights(session, membership),
-        **extra,
+        "fights": session_fights(session, membership, fights),
     }
+    paged_into(context, query, "rows")
+    return context | extra
 
 
 @login_required
@@ -251,7 +274,9 @@ def _session_page(membership: Membership, session: GameSession, **extra: Any) ->
 def session_detail(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
     membership = membership_for(request.user, slug)
     session = get_object_or_404(GameSession, campaign=membership.campaign, number=number)
-    return render(request, "campaigns/session.html", _session_page(membership, session))
+    return render(
+        request, "campaigns/session.html", _session_page(membership, session, request.GET)
+    )
 
 
 @login_required
@@ -271,4 +296,4 @@ def devil_rating_set(request: AuthedRequest, slug: str, number: int) -> HttpResp
     messages_ = [*form.errors.get("rating", []), *form.non_field_errors()]
     errors = {character.pk: " ".join(str(m) for m in messages_)}
     template = "campaigns/session.html#devils" if request.htmx else "campaigns/session.html"
-    return render(request, template, _session_page(membership, session, errors=errors))
+    return render(request, template, _session_page(membership, session, request.GET, errors=errors))

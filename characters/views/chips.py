@@ -26,7 +26,10 @@ from characters.selectors import character_for, ledger, may_see_all, may_spend, 
 from characters.services import AlreadyDone, CharacterError, chip_totals
 from characters.views.shared import load, require
 from dustdevils.idempotency import FreshKey, key_of
+from dustdevils.paging import paged_into
 from dustdevils.types import HtmxHttpRequest
+
+LEDGER_PAGE = 50  # ledger rows a page (a ledger may hold thousands: issue 37)
 
 
 @login_required
@@ -144,6 +147,7 @@ def _chips_page(
         "error": error,
         "notice": notice,
     }
+    paged_into(context, request.GET, "ledger", per=LEDGER_PAGE)
     template = "characters/chips.html" + ("#chips_body" if request.htmx else "")
     return render(request, template, context)
 

@@ -37,6 +37,7 @@ from characters.selectors import (
 from characters.services import CharacterError, chip_totals
 from characters.views.shared import edit_refusal, load, read_only, require
 from dustdevils.idempotency import key_of
+from dustdevils.paging import paged_into
 from dustdevils.types import HtmxHttpRequest
 
 T = TypeVar("T")
@@ -47,8 +48,10 @@ GET_POST = require_http_methods(["GET", "POST"])
 @require_GET
 def character_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
-    context = {"campaign": membership.campaign, "membership": membership}
-    return render(request, "characters/list.html", context | characters_of(membership))
+    context: dict[str, Any] = {"campaign": membership.campaign, "membership": membership}
+    context |= characters_of(membership)
+    paged_into(context, request.GET, "pcs", "npcs")  # a page at a time: issue 37
+    return render(request, "characters/list.html", context)
 
 
 @login_required

@@ -85,7 +85,7 @@ class ConflictCreateForm(forms.Form):
         self.fields["session"].initial = next(
             (s.pk for s in sessions if s.status == GameSession.Status.OPEN), None
         )
-        in_play = list(characters_in_play(campaign))  # R17: never one who left play
+        in_play = list(characters_in_play(campaign).select_related("player"))  # R17: none gone
         chosen = [c for c in in_play if c.is_pc or c.is_important]
         self.characters = sorted(chosen, key=lambda c: (not c.is_pc, c.name))  # PCs first
         recovery_field = self.fields["recovery_character"]

@@ -9,6 +9,7 @@ byte, and holds no database connection while it waits.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db import connections
 from django.http import HttpResponseForbidden, StreamingHttpResponse
 
+from dustdevils.live import broadcast as live
 from dustdevils.live.broadcast import Updates
 
 PING_SECONDS = 15.0
@@ -56,7 +58,9 @@ class EventStream(StreamingHttpResponse):
 
     def __init__(self, events: AsyncIterator[str], subscription: Updates) -> None:
         super().__init__(events, content_type="text/event-stream")
-        self["Cache-Control"] = "no-cache"
+        # no-store, not no-cache: a stream carries what only its viewer may see, so no cache
+        # (a proxy's, the browser's disk) may keep a copy of it, not even to revalidate.
+        self["Cache-Control"] = "no-store"
         self["X-Accel-Buffering"] = "no"
         self.subscription = subscription
 
@@ -75,3 +79,46 @@ def let_go_sync() -> None:
 # The request's own thread looked up the session and the user: a stream lets go of its
 # connection before it starts waiting (Django would only close it when the stream ends).
 let_go = sync_to_async(let_go_sync)
+
+
+async def changed_events(subscription: Updates, last_seen: int | None = None) -> AsyncIterator[str]:
+    """The events of a page that only hears "look again" (the character sheet, the campaign and
+    session pages, the "In play now" banner): ``event: changed`` with the version announced
+    (the page then GETs its changing sections through its own view), ``: ping`` while idle.
+    ``last_seen``: the version the page knew (Last-Event-ID, or ``?since=``); a newer one this
+    process knows of is sent at once.
+
+    The safety net, as the tables have it (``dustdevils.live.tables``; issue 37, B7): while
+    Redis is away (``live.redis_healthy()``; a subscription made with ``watch_health`` hears
+    it flip) an announcement made in another process never arrives, so the stream says
+    ``event: status`` / ``reconnecting`` and sends ``changed`` every ``LIVE_POLL_SECONDS / 6``
+    (at least 1 s): the page looks again by itself; ``live`` when Redis is back."""
+    loop = asyncio.get_running_loop()
+    ping_every = seconds("LIVE_PING_SECONDS", PING_SECONDS)
+    poll_every = max(1.0, seconds("LIVE_POLL_SECONDS", POLL_SECONDS) / 6)
+    healthy = True
+    try:
+        await let_go()  # the request thread's session lookup
+        yield ": connected\n\n"
+        newest = live.latest(subscription.table)
+        if last_seen is not None and newest is not None and newest > last_seen:
+            yield sse("changed", str(newest), newest)  # missed while reconnecting
+        last_sent = loop.time()
+        while True:
+            if live.redis_healthy() != healthy:
+                healthy = not healthy
+                yield sse("status", "live" if healthy else "reconnecting")
+            wait = ping_every if healthy else poll_every
+            version = await subscription.next(timeout=max(0.0, last_sent + wait - loop.time()))
+            if version == live.HEALTH:
+                continue
+            last_sent = loop.time()
+            if version is not None:
+                yield sse("changed", str(version), version)
+            elif healthy:
+                yield PING
+            else:  # the poll: the page asks its own view again
+                now = time.time_ns() // 1000
+                yield sse("changed", str(now), now)
+    finally:
+        subscription.close()

@@ -6,6 +6,7 @@ file at the limit is imported in seconds."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -113,3 +114,78 @@ def test_it_imports_a_file_at_the_limit_whole(played: Campaign, dealer: User) ->
         minutes=4999
     )
     assert campaign_export(result.campaign)["characters"] == data["characters"]
+
+
+# --- Issue 37 (S7): every list a file brings has a stated maximum --------------------------------
+
+# The place of a list in the file → its maximum (the schema's maxItems/maxProperties); the chip
+# ledgers' is IMPORT_MAX_LEDGER_ROWS in all (above).
+LIMITS = {
+    "members": 100,
+    "characters": 300,
+    "links": 1000,
+    "notes": 500,
+    "sessions": 500,
+    "conflicts": 300,
+    "fights": 300,
+    "characters[0].knacks": 20,
+    "sessions[0].devil_ratings": 300,
+    "sessions[0].log": 1000,
+    "conflicts[0].seats": 12,
+    "conflicts[0].timeline": 2000,
+    "conflicts[0].snapshots": 2000,
+    "fights[0].timeline": 2000,
+}
+
+
+def _one_too_many(data: dict[str, Any], where: str, most: int) -> None:
+    """Put ``most + 1`` entries in the list (or map) at ``where``."""
+    steps = where.replace("[0]", ".0").split(".")
+    target: Any = data
+    for step in steps[:-1]:
+        if step == "0":
+            if not target:
+                target.append({})
+            target = target[0]
+        else:
+            target = target.setdefault(step, [])
+    last = steps[-1]
+    many = most + 1
+    target[last] = (
+        {f"k{n}": 1 for n in range(many)} if last in ("knacks", "devil_ratings") else [{}] * many
+    )
+
+
+@pytest.mark.parametrize("where", list(LIMITS))
+def test_every_list_of_the_file_has_a_maximum_said_by_name(
+    played: Campaign, dealer: User, where: str
+) -> None:
+    data = campaign_export(played)
+    _one_too_many(data, where, LIMITS[where])
+    before = model_counts()
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(data, dealer=dealer)
+    assert refused.value.problems == (
+        f"{where}: holds {LIMITS[where] + 1:,}; this table imports at most {LIMITS[where]:,}",
+    )
+    assert model_counts() == before
+
+
+def test_the_schema_states_each_maximum() -> None:
+    from exchange.structure import schema
+
+    text = json.dumps(schema())
+    assert text.count('"maxItems"') + text.count('"maxProperties"') >= len(LIMITS) + 1  # +traits
+
+
+def test_the_probes_file_of_100000_notes_is_refused_at_once(
+    client_as: ClientAs, played: Campaign, outsider: User
+) -> None:
+    data = campaign_export(played)
+    data["notes"] = [{"title": f"Note {n}", "body": "x" * 10} for n in range(100_000)]
+    raw = campaign_file_dump(data).encode()
+    began = time.perf_counter()
+    html = _post(client_as(outsider), raw)
+    took = time.perf_counter() - began
+    assert "notes: holds 100,000; this table imports at most 500" in html
+    assert took < 5, f"refused after {took:.1f} s"

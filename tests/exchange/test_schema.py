@@ -63,7 +63,8 @@ def test_its_choices_are_the_models() -> None:
 
 
 def test_the_app_has_words_for_every_rule_of_the_schema() -> None:
-    said = {"type", "minimum", "maximum", "maxLength", "pattern", "enum", "const", "required"}
+    said = {"type", "minimum", "maximum", "maxLength", "pattern", "enum", "const", "required",
+            "maxItems", "maxProperties"}  # fmt: skip
     structure = {"$schema", "$id", "$defs", "$ref", "title", "description", "properties",
                  "items", "additionalProperties", "propertyNames", "format"}  # fmt: skip
     for path, rule in _rules(schema()):

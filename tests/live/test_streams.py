@@ -89,7 +89,7 @@ async def open_stream(user: User | None, url: str, **headers: Any) -> tuple[int,
     if not response.streaming:
         return response.status_code, None
     assert response["Content-Type"].startswith("text/event-stream")
-    assert response["Cache-Control"] == "no-cache"
+    assert response["Cache-Control"] == "no-store"  # issue 37: what no cache may keep
     assert response["X-Accel-Buffering"] == "no"
     return response.status_code, Stream(response)
 

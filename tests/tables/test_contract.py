@@ -298,3 +298,17 @@ def test_only_the_host_acts_for_another_seat_and_only_for_one_at_the_table(
         assert answer.status_code == 200
         assert game.no_seat.encode() in answer.content
     assert written(row) == before
+
+
+def test_one_key_sent_to_two_games_new_forms_makes_each_its_own(
+    campaign: Any, seats: dict[str, User]
+) -> None:
+    """B8 (issue 37): a form's key is kept with its form, so the same key sent to another
+    game's new-game form makes that game, not the first."""
+    host, users = client_of(seats["p1"]), list(seats.values())
+    for game in site.games():
+        post = {"player": [u.pk for u in users], "key": "same-key", **contract_of(game).new(users)}
+        answer = host.post(reverse(f"{game.kind}:new", args=[campaign.slug]), post)
+        assert answer.status_code == 302, game.kind
+        assert f"/{game.kind}/" in answer["Location"], game.kind
+        assert game.model._default_manager.filter(campaign=campaign).count() == 1, game.kind
