@@ -74,6 +74,9 @@ def scene(
             players=[dealer, player_a],
             dealer=dealer.pk,
         ).pk,
+        "highcard_id": new_game(
+            "highcard", campaign=campaign, actor=dealer, players=[dealer, player_a]
+        ).pk,
         "note_id": note.pk,
         "number": session.number,
         "link_id": 1,

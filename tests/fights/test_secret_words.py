@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 def said_of(html: str, name: str) -> str:
-    line = re.search(rf"Dealt to {name}:[^<]*<small class=\"muted\">\(([^)]*)\)", unescape(html))
+    # The cards between are marked up with their words (issue 36's card view).
+    line = re.search(rf"Dealt to {name}:.*?<small class=\"muted\">\(([^)]*)\)", unescape(html))
     assert line is not None, name
     return line.group(1)
 

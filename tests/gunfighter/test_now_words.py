@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from gunfighter.services import gunfight_create
 
 from gunfighter.engine import game as g
 from gunfighter.engine import state as s
@@ -17,6 +16,7 @@ from gunfighter.engine.serial import state_to_data
 from gunfighter.models import Gunfight
 from tests.gunfighter.conftest import state_of
 from tests.gunfighter.kit import AFTER, to_showdown
+from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +32,12 @@ def page(user: Any, gunfight: Gunfight) -> str:
 @pytest.fixture
 def hosted(campaign: Any, dealer: Any, player_a: Any, player_b: Any) -> Gunfight:
     """Abe (p1) and Bess (p2) play; Delia, the Dealer, hosts without a seat."""
-    return gunfight_create(
-        campaign=campaign, actor=dealer, players=[player_a, player_b], rng=random.Random(3)
+    return new_game(
+        "gunfighter",
+        campaign=campaign,
+        actor=dealer,
+        players=[player_a, player_b],
+        rng=random.Random(3),
     )
 
 
@@ -45,19 +49,21 @@ def test_the_hosts_screen_never_waits_for_nobody(hosted: Gunfight, dealer: Any) 
     state = state_of(hosted)
     for f in state.standing:
         state = g.apply(state, s.BandolierSet(f.pid), random.Random(0))[0]
-    assert not g.whose_move(state)
+    for f in state.standing:  # R38: the clock waits for a covert card or "no covert card"
+        state = g.apply(state, s.NoCovert(f.pid), random.Random(0))[0]
+    assert g.whose_move(state) == ("p1",)  # R39: only the one who starts the clock
     put(hosted, state)
     html = page(dealer, hosted)
     assert "waiting for ." not in html
-    assert "every bandolier is set" in html
+    assert "waiting for Abe." in html
 
 
 def test_the_winner_reads_you_win_and_the_fallen_get_no_move(
     campaign: Any, dealer: Any, player_a: Any, player_b: Any
 ) -> None:
     """Abe (p1) shoots Bess (p2) down on her mat, then Delia (p3) on hers, which ends it."""
-    gunfight = gunfight_create(
-        campaign=campaign, actor=dealer, players=[player_a, player_b, dealer],
+    gunfight = new_game(
+        "gunfighter", campaign=campaign, actor=dealer, players=[player_a, player_b, dealer],
         rng=random.Random(3),
     )  # fmt: skip
     state = to_showdown(state_of(gunfight))

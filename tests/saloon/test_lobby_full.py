@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Membership
-from saloon.services import oneoff_create
+from saloon.game import oneoff_create
 
 pytestmark = pytest.mark.django_db
 

@@ -10,14 +10,13 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
-from showdown.services import showdown_create, showdown_move
 
 from campaigns.models import Membership
 from campaigns.services import campaign_create
 from showdown.engine import moves as m
-from showdown.engine.state import Options
 from showdown.models import Showdown
 from tests.e2e.conftest import ARTIFACTS, PHONE_390, app_url, chromium, login_cookie
+from tests.kit import engine_move, new_game
 from tests.saloon.test_e2e import LIVE, OVERFLOW
 from tests.showdown.conftest import state_of
 
@@ -35,17 +34,16 @@ def duel(transactional_db: None, django_user_model: type[User]) -> tuple[Showdow
     table = campaign_create(dealer=users["Hank"], name="Noon at the Last Chance")
     for name in ("Ruth", "Cole"):
         Membership.objects.create(campaign=table, user=users[name], role=Membership.Role.PLAYER)
-    showdown = showdown_create(
-        campaign=table, actor=users["Hank"], players=[users["Ruth"], users["Cole"]],
-        dealer=users["Ruth"], options=Options(),
+    showdown = new_game(
+        "showdown", campaign=table, actor=users["Hank"], players=[users["Ruth"], users["Cole"]],
+        dealer=users["Ruth"].pk,
     )  # fmt: skip
     pid = {p.name: p.pid for p in state_of(showdown).players}
     turn = state_of(showdown).turn
     first, second = ("Ruth", "Cole") if pid["Ruth"] == turn else ("Cole", "Ruth")
 
     def play(name: str, made: Callable[[str], m.Move]) -> None:
-        showdown_move(showdown_id=showdown.pk, campaign=table, user=users[name], move=made,
-                      version=None)  # fmt: skip
+        engine_move("showdown", showdown, users[name], made(pid[name]))
 
     play(first, lambda p: m.Threaten(p, pid[second], "red"))
     play(second, lambda p: m.AndYou(p))
