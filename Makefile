@@ -58,14 +58,17 @@ seed-demo: $(INSTALLED)
 	@PORT=$(PORT) $(BIN)/python manage.py seed_demo
 
 # The suite in parallel: pytest-xdist, one worker per core (PYTEST_WORKERS=0: one process), each
-# with its own test database and Redis namespace (tests/settings.py). Property tests run at a
-# tenth of their depth unless HYPOTHESIS_PROFILE=ci (CI's; docs/testing.md). pytest's exit code
-# 5 (no test ran) fails, saying so.
+# with its own test database and Redis namespace (tests/settings.py), given whole files, longest
+# first (tests/conftest.py). Property tests run at a tenth of their depth unless
+# HYPOTHESIS_PROFILE=ci (CI's; docs/testing.md). Without DATABASE_URL, REDIS_URL and E2E=1 the
+# tests of those services skip; .ci/run is the deep run (all of them, CI's depth). pytest's exit
+# code 5 (no test ran) fails, saying so.
 PYTEST_WORKERS ?= auto
 HYPOTHESIS_SHOWN = $(or $(HYPOTHESIS_PROFILE),$(if $(filter-out 0 false False no,$(CI)),ci,dev))
 test: $(INSTALLED)
 	@echo "make test: pytest -n $(PYTEST_WORKERS); Hypothesis profile $(HYPOTHESIS_SHOWN)$(if $(filter dev,$(HYPOTHESIS_SHOWN)), (HYPOTHESIS_PROFILE=ci make test runs the property tests as deep as CI))"
-	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || status=$$?; \
+	@echo "make test: the deep run (PostgreSQL, Redis, Chromium, nginx, Hypothesis at CI depth) is .ci/run (docs/testing.md)"
+	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS) || status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "make test: no test ran (pytest exit code 5)" >&2; fi; \
 	  exit $$status
 

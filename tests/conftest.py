@@ -110,7 +110,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 DURATIONS_KEY = "dustdevils/durations"
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The longest tests first, so that pytest-xdist hands them out at the start and no worker
     is left alone with a long one at the end: by the seconds each took in the last run
@@ -118,12 +117,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker must collect the same order (xdist checks it): they all read the same cache, which
     only the controller writes, once the run is over.
 
-    The tests of a module that share a module-scoped fixture (a Celery worker, a served
-    database, 2.6 million hands counted) go to one worker, in a row (``--dist loadgroup``), so
-    the fixture is made once, not once per worker or per interruption."""
-    for item in items:
-        if _shares_a_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    ``make test`` gives each worker whole files (``--dist loadfile``), in this order
+    (``--no-loadscope-reorder``): a module-scoped fixture (a Celery worker, a served database,
+    every poker hand counted) is made once, not once per worker. (``--dist loadgroup`` with
+    ``xdist_group`` marks did that until pytest 9.2, whose node ids pytest-xdist 3.8 can no
+    longer tag: pytest-dev/pytest-xdist#1386.)"""
     cache = getattr(config, "cache", None)
     took: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
 
@@ -137,26 +135,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: -guess(item))
 
 
-def _shares_a_module_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(
-        defs and defs[-1].scope in ("class", "module", "package") and defs[-1].baseid
-        for defs in info.name2fixturedefs.values()
-    )
-
-
 _durations: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Every test's seconds, setup and teardown included (under xdist the controller hears
-    every worker's reports; a grouped test's id comes with ``@<group>``, which is cut off)."""
-    nodeid = report.nodeid
-    if nodeid.rfind("@") > nodeid.rfind("]"):
-        nodeid = nodeid[: nodeid.rfind("@")]
-    _durations[nodeid] = _durations.get(nodeid, 0.0) + report.duration
+    every worker's reports)."""
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -1,6 +1,9 @@
 """The login lockout through a real uvicorn started as ``make run`` starts it (issue 19 #1):
 a new X-Forwarded-For per try must not make a new client. Its own SQLite database in a
-temporary DATA_DIR, so it needs no service."""
+temporary DATA_DIR, so it needs no service. The settings are the test suite's
+(``dustdevils.settings_test``: the real ones with a fast password hasher), since each of the
+~20 log-ins would otherwise spend a second of CPU on PBKDF2, which the lockout does not care
+about."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from tests.served import Uvicorn, free_port
 pytestmark = pytest.mark.slow
 
 PASSWORD = "tumbleweed-at-noon-77"
+SETTINGS = "dustdevils.settings_test"
 
 
 def make_run_uvicorn(port: int, forwarded_allow_ips: str | None) -> list[str]:
@@ -43,7 +47,7 @@ class Server(Uvicorn):
     def __init__(self, data_dir: Path, forwarded_allow_ips: str | None) -> None:
         port = free_port()
         env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-        env |= {"DJANGO_SETTINGS_MODULE": "dustdevils.settings", "DATA_DIR": str(data_dir)}
+        env |= {"DJANGO_SETTINGS_MODULE": SETTINGS, "DATA_DIR": str(data_dir)}
         if forwarded_allow_ips is not None:
             env["FORWARDED_ALLOW_IPS"] = forwarded_allow_ips  # as make exports it
         command = make_run_uvicorn(port, forwarded_allow_ips)
@@ -67,7 +71,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh SQLite database with two accounts, clara and zeke (one for each test)."""
     tmp_path = tmp_path_factory.mktemp("lockout")
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env |= {"DJANGO_SETTINGS_MODULE": "dustdevils.settings", "DATA_DIR": str(tmp_path)}
+    env |= {"DJANGO_SETTINGS_MODULE": SETTINGS, "DATA_DIR": str(tmp_path)}
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "-v", "0"], cwd=settings.BASE_DIR, env=env, check=True)
     create = (

@@ -1,7 +1,9 @@
 """Random games of four through the services, every screen rendered at every step: each
 player's phone, the host's, the shared table screen, as pages and as the live stream's panels.
 Every phase's template is rendered (threats, bluffs, duels, triellos, standoffs, events, the
-tie-break, the end) and none shows a count to anyone but its owner before all are in (SS15)."""
+tie-break, the end) and none shows a count to anyone but its owner before all are in (SS15).
+Under the ``dev`` profile each screen every third step, in turn (``tests.conftest.due``): every
+step is still rendered for someone; all of them at every step under ``ci``."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from cards.errors import IllegalMove
 from showdown.engine import moves as m
 from showdown.engine.state import Phase
 from tables.errors import Refused as ShowdownError
+from tests.conftest import due
 from tests.kit import engine_move, new_game
 from tests.showdown.conftest import state_of
 from tests.showdown.kit import random_move
@@ -56,6 +59,7 @@ def play_one(
     )  # fmt: skip
     url = showdown.get_absolute_url()
     rng, clock = random.Random(seed), [0]
+    step = 0
     for _ in range(600):
         state = state_of(showdown)
         if state.phase == Phase.OVER:
@@ -68,16 +72,20 @@ def play_one(
             )
         except (ShowdownError, IllegalMove):
             continue
+        step += 1
         state = state_of(showdown)
         seen.add(state.phase.value + (f":{state.fight.kind.value}" if state.fight else ""))
         hidden = state.event.counts if state.event else state.bluff.counts if state.bluff else ()
         counts = dict(hidden)
-        for pid, client in clients.items():
+        for viewer, (pid, client) in enumerate(clients.items()):
+            if not due(step, viewer):
+                continue
             page = client.get(url, HTTP_HX_REQUEST="true")
             assert page.status_code == 200
             html = page.content.decode()
             mine = f"You entered {counts[pid]}." if pid in counts else None
             assert html.count("You entered") == (1 if mine else 0)
             assert mine is None or mine in html
-        assert clients["p1"].get(url + "table/", HTTP_HX_REQUEST="true").status_code == 200
+        if due(step, len(clients)):
+            assert clients["p1"].get(url + "table/", HTTP_HX_REQUEST="true").status_code == 200
     assert state_of(showdown).phase == Phase.OVER
