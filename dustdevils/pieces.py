@@ -23,12 +23,13 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from django.template import Context, TemplateSyntaxError
+from django.template import Context, TemplateDoesNotExist, TemplateSyntaxError
 from django.template.base import VariableNode
 from django.template.base import render_value_in_context as rendered
 from django.template.defaulttags import ForNode, IfNode, WithNode
 from django.template.library import SimpleNode
 from django.template.loader import get_template
+from django.template.loader_tags import IncludeNode
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from dustdevils.memo import Found, bounded
@@ -148,13 +149,28 @@ def _plan_piece(template: str, values: dict[str, Any]) -> Piece:
         return Call(node.func, tuple(args[1:]), tuple(sorted(kwargs.items())))
 
     def holds(node: Any) -> bool:
-        found = [node, *node.get_nodes_by_type(SimpleNode)]
+        found = [node, *_nodes(node, SimpleNode)]
         return any(getattr(n, "func", None) in _PER_RENDER for n in found)
 
     return _planned(template, values, holds, call)
 
 
 # --- Planning: a template walked once into its text and its places ----------------------------
+
+
+def _nodes(node: Any, kind: type) -> list[Any]:
+    """``node``'s nodes of ``kind``, those of the templates it includes by name too (a move form
+    in an included template is a per-render place like one written in place)."""
+    found = list(node.get_nodes_by_type(kind))
+    for include in [node, *node.get_nodes_by_type(IncludeNode)]:
+        name = getattr(getattr(include, "template", None), "var", None)
+        if isinstance(include, IncludeNode) and isinstance(name, str):
+            try:
+                included = cast(Any, get_template(name.strip("\"'"))).template
+            except TemplateDoesNotExist:
+                continue
+            found += [n for inner in included.nodelist for n in _nodes(inner, kind)]
+    return found
 
 Part = TypeVar("Part")
 
@@ -188,7 +204,16 @@ def _walk(
         _walk(inner, context, out, name, holds, part)
 
     for node in nodes:
-        if not holds(node):
+        if isinstance(node, IncludeNode) and not node.isolated_context:
+            # An included template is walked as if written here: its per-render values (a move
+            # form inside it) stay places, never rendered once with the plan's empty values.
+            included = node.template.resolve(context)
+            if isinstance(included, str):
+                included = cast(Any, context.template).engine.get_template(included)
+            extra = {k: cast(Any, v).resolve(context) for k, v in node.extra_context.items()}
+            with context.push(**extra):
+                walk(getattr(included, "template", included).nodelist)
+        elif not holds(node):
             out.append(node.render_annotated(context))
         elif (found := part(node, context)) is not None:
             out.append(found)
