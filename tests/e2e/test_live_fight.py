@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data
@@ -71,7 +72,10 @@ class LiveFight:
         self.settle(screen)
         before = self.fight.version
         for _ in range(3):
-            button.click()
+            try:
+                button.click(timeout=15_000)
+            except PlaywrightTimeout:  # a page still settling under load: look, then again
+                pass
             deadline = time.monotonic() + 8
             while time.monotonic() < deadline:
                 self.fight.refresh_from_db()
