@@ -14,6 +14,7 @@ the cards played before a reshuffle). Screenshots of every step go to tests/e2e/
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -72,10 +73,9 @@ class LiveFight:
         self.settle(screen)
         before = self.fight.version
         for _ in range(3):
-            try:
+            # A page still settling under load: look whether it went through, then again.
+            with contextlib.suppress(PlaywrightTimeout):
                 button.click(timeout=15_000)
-            except PlaywrightTimeout:  # a page still settling under load: look, then again
-                pass
             deadline = time.monotonic() + 8
             while time.monotonic() < deadline:
                 self.fight.refresh_from_db()
