@@ -729,7 +729,7 @@ def test_it_shows_every_ruling_to_anyone_with_anchors(client: Client) -> None:
         "Cards and hands", "The conflict", "Sessions", "The action deck (combat rounds)",
         "Death Enters the Saloon", "Characters",
     ]  # fmt: skip
-    assert "The Gunfighter" in sections[6:]  # the games registered later follow RULINGS.md's
+    assert "The Gunfighter" in sections[6:]  # the games follow the Dust Devils rulings
     r11 = html[html.index('id="R11"') : html.index('id="R12"')]
     assert "The Deal" in r11
     assert "the two attributes the Dealer approves" in r11

@@ -82,6 +82,14 @@ def set_up(game: Game, row: Any, seats: dict[str, User]) -> Contract:
     return contract
 
 
+def at_together(game: Game, campaign: Any, seats: dict[str, User]) -> tuple[Any, Contract]:
+    """A new game taken to where its contract's two seats may tap at once."""
+    row = start(game, campaign, seats)
+    contract = set_up(game, row, seats)
+    assert contract.together is not None
+    return row, contract
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_new_game_from_the_list_page_once_per_form(
     game: Game, campaign: Any, seats: dict[str, User]
@@ -121,9 +129,7 @@ def test_every_page_opens_for_members_and_for_nobody_else(
 def test_two_seats_tapping_on_the_same_page_both_go_through(
     game: Game, campaign: Any, seats: dict[str, User]
 ) -> None:
-    row = start(game, campaign, seats)
-    contract = set_up(game, row, seats)
-    assert contract.together is not None
+    row, contract = at_together(game, campaign, seats)
     first, second = contract.together
     row.refresh_from_db()
     version, state = row.version, game.load(row.state)
@@ -138,9 +144,7 @@ def test_two_seats_tapping_on_the_same_page_both_go_through(
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_double_tap_applies_once(game: Game, campaign: Any, seats: dict[str, User]) -> None:
-    row = start(game, campaign, seats)
-    contract = set_up(game, row, seats)
-    assert contract.together is not None
+    row, contract = at_together(game, campaign, seats)
     move = contract.together[0]
     row.refresh_from_db()
     version, state = row.version, game.load(row.state)
@@ -175,9 +179,7 @@ def test_a_refusal_writes_nothing_and_says_why(
 def test_a_move_on_a_table_moved_on_under_it_says_so(
     game: Game, campaign: Any, seats: dict[str, User]
 ) -> None:
-    row = start(game, campaign, seats)
-    contract = set_up(game, row, seats)
-    assert contract.together is not None
+    row, contract = at_together(game, campaign, seats)
     first, second = contract.together
     row.refresh_from_db()
     version = row.version
@@ -254,9 +256,7 @@ def test_two_seats_at_the_same_instant_both_go_through_and_a_double_tap_once(
 ) -> None:
     """On PostgreSQL's row lock, released at the same moment: two seats' taps and a third, the
     first's double tap (its key)."""
-    row = start(game, campaign, seats)
-    contract = set_up(game, row, seats)
-    assert contract.together is not None
+    row, contract = at_together(game, campaign, seats)
     row.refresh_from_db()
     version, state = row.version, game.load(row.state)
     moves = [*contract.together, contract.together[0]]
@@ -280,9 +280,7 @@ def test_only_the_host_acts_for_another_seat_and_only_for_one_at_the_table(
 ) -> None:
     """A player never makes another's move (403); the host acts for a seat whose phone is gone,
     and only for a seat at this game (GF12, SS19)."""
-    row = start(game, campaign, seats)
-    contract = set_up(game, row, seats)
-    assert contract.together is not None
+    row, contract = at_together(game, campaign, seats)
     pid, action, fields = contract.together[1]
     before = written(row)
     other = next(p for p in seats if p not in (pid, "p1"))

@@ -4,8 +4,9 @@ with Stakes of two chips), Black Jack's full house or two pair keeping the K♠,
 5♥ 5♣ 5♦ (and with a joker), Zeke's Devil for and against him, narration bids, folds and the
 Road to Hell.
 
-Every test names the ruling it checks (RULINGS.md). Every move goes through the kit's ``step`` or
-``play``, which check after each move that the 54 cards are all there exactly once (R10).
+Every test names the ruling it checks (docs/rulings.md). Every move goes through the kit's
+``step`` or ``play``, which check after each move that the 54 cards are all there exactly once
+(R10).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15's rule gaps, read as RULINGS.md now says: a narration bid can never freeze a
+"""Issue 15's rule gaps, read as docs/rulings.md now says: a narration bid can never freeze a
 conflict (R16), the Call waits for settled hands (R13), and a recovery stud's size follows the
 points (R22). Each test fails on the engine before the fix."""
 
