@@ -51,9 +51,18 @@ class TableRead:
 
     conflict: Conflict  # with its campaign and session
     seats: tuple[Seat, ...]  # with their characters, players and knacks
-    roles: Mapping[int, str]  # user id -> Membership.Role of everyone in the campaign
     timeline: Lines
     continued_by: tuple[Conflict, ...]  # R20: the hands dealt again from this one
+    # The members' roles as read with the table; None: read when first asked (``roles``) —
+    # a move's read, whose answer never asks (only the live screens do).
+    members: Mapping[int, str] | None = None
+
+    @cached_property
+    def roles(self) -> Mapping[int, str]:
+        """User id -> Membership.Role of everyone in the campaign."""
+        if self.members is not None:
+            return self.members
+        return roles_of(self.conflict.campaign_id)
 
     @property
     def campaign(self) -> Campaign:
@@ -103,27 +112,37 @@ def with_gunfight(conflicts: QuerySet[Conflict]) -> QuerySet[Conflict]:
     )
 
 
-def _table() -> QuerySet[Conflict]:
-    return with_gunfight(Conflict.objects.select_related("campaign", "session").order_by())
+def roles_of(campaign_id: int) -> dict[int, str]:
+    """User id -> Membership.Role of everyone in the campaign."""
+    members = Membership.objects.filter(campaign_id=campaign_id)
+    return dict(members.values_list("user_id", "role"))
 
 
 def table_read(conflict_id: int, *, campaign_id: int | None = None) -> TableRead | None:
     """The conflict's table, or None when there is no such conflict (in ``campaign_id``'s
-    campaign, when given). A move reads it through the table kit, after the kit has locked the
-    row (``tables.moves.locked_read``), so it sees what the move before it committed."""
+    campaign, when given), with the members' roles."""
     where: dict[str, int] = {"pk": conflict_id}
     if campaign_id is not None:
         where["campaign_id"] = campaign_id
-    conflict = next(iter(_table().filter(**where)), None)
+    return table_read_from(Conflict.objects.filter(**where), roles=True)
+
+
+def table_read_from(rows: QuerySet[Conflict], *, roles: bool = False) -> TableRead | None:
+    """The table of the conflict in ``rows``, or None when it holds none. A move reads it
+    through the table kit, its row locked in the same statement
+    (``tables.moves.locked_read``), so it sees what the move before it committed; ``roles``
+    read now (a screen's read) or when first asked (a move's)."""
+    conflict = next(
+        iter(with_gunfight(rows.select_related("campaign", "session").order_by())), None
+    )
     if conflict is None:
         return None
     over = conflict.phase in Conflict.OVER
     lines = Event.objects.filter(conflict_id=conflict.pk).order_by("seq")
-    members = Membership.objects.filter(campaign_id=conflict.campaign_id)
     return TableRead(
         conflict=conflict,
         seats=seats_of(conflict.pk),
-        roles=dict(members.values_list("user_id", "role")),
+        members=roles_of(conflict.campaign_id) if roles else None,
         timeline=tuple(
             TimelineEntry(seq, version, text, at, first or username or "")
             for seq, version, text, at, first, username in lines.values_list(*TIMELINE_FIELDS)

@@ -137,8 +137,13 @@ class GameTable(Table[Any]):
 
     game: ClassVar[Game]
 
+    reads_rows = True  # the kit's lock folds into the read's statement
+
     def read(self, table_id: int) -> Any:
         return self.game.read(table_id)
+
+    def read_rows(self, rows: models.QuerySet[Any]) -> Any:
+        return self.game.read_rows(rows)
 
     def row(self, read: Any) -> Any:
         return self.game.row(read)
@@ -261,7 +266,12 @@ class Game:
     # --- Reads --------------------------------------------------------------------------------
     def read(self, table_id: int) -> Any:
         """The table, read after the pipeline's lock."""
-        return self.model._default_manager.select_related("campaign").get(pk=table_id)
+        return self.read_rows(self.model._default_manager.filter(pk=table_id))
+
+    def read_rows(self, rows: models.QuerySet[Any]) -> Any:
+        """The table in ``rows`` (None: not there), its row locked by the pipeline as it is
+        read (``tables.moves.Table.read_rows``)."""
+        return rows.select_related("campaign").first()
 
     def row(self, read: Any) -> Any:
         return read

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from django.db.models import QuerySet
+
 from campaigns.models import DevilRating, GameSession, Membership
 from cards.deck import new_salt, system_rng
 from cards.errors import IllegalMove
@@ -21,7 +23,7 @@ from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
-from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read
+from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read_from
 from conflicts.services.errors import ConflictError
 from conflicts.services.results import apply_results
 from tables.moves import Basis, Changes, Table, basis_of, table_move
@@ -63,7 +65,7 @@ def _check_may(move: engine.Move, seats: Iterable[Seat], membership: Membership)
 
 class ConflictTable(Table[TableRead]):
     """A conflict, as the table kit moves it: the conflict's row, its keys and its timeline,
-    read whole by ``table_read``; a move of one hand is based on that hand and the phase."""
+    read whole by ``table_read_from``; a move of one hand is based on that hand and the phase."""
 
     model = Conflict
     key_model = MoveKey
@@ -72,10 +74,15 @@ class ConflictTable(Table[TableRead]):
     channel = "conflict"
     missing = "No such conflict in this campaign."
 
+    reads_rows = True  # the kit's lock folds into the read's first statement
+
     def read(self, table_id: int) -> TableRead:
-        read = table_read(table_id)
+        read = table_read_from(Conflict.objects.filter(pk=table_id))
         assert read is not None  # the kit's lock found the row
         return read
+
+    def read_rows(self, rows: QuerySet[Conflict]) -> TableRead | None:
+        return table_read_from(rows)
 
     def row(self, read: TableRead) -> Conflict:
         return read.conflict
