@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 
-from campaigns.access import is_host
 from gunfighter.codec import GunfighterCodec
 from gunfighter.engine import game as g
 from gunfighter.engine import state as s
@@ -23,7 +22,7 @@ from tables.clock import LEAD_MS, Clock, now_ms
 from tables.errors import readable
 from tables.game import Game, GameMove, NewGameForm, plain
 from tables.moves import basis_of
-from tables.play import seat_of
+from tables.shown import hosted_by, screen_read, seat_in, shown_lines
 from tables.site import site
 
 CLOCK_LABELS = ("The showdown starts", "Countdown", "Draw! Play your bandolier", "Time! Hands off")
@@ -162,6 +161,11 @@ class Gunfighter(Game):
             for e in events
         ]
 
+    screens_query = False  # every screen is made from ``screen_row`` alone
+
+    def screen_row(self, table_id: int) -> Gunfight | None:
+        return screen_read(self, table_id)  # type: ignore[no-any-return]
+
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         return gunfight_view(row, user)
 
@@ -179,10 +183,10 @@ def clock_of(state: s.GunfightState) -> Clock | None:
 def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
     """The context of one viewer's screen (a seated gunfighter's phone, or a watcher's)."""
     state = readable(state_from_data, gunfight.state)  # 409 if it cannot be read
-    seat = seat_of(GUNFIGHTER, gunfight.pk, user)
+    seat = seat_in(gunfight, user)  # from the row's caches (tables.shown)
     me = seat.pid if seat is not None else None
     view = g.visible(state, me)
-    host = user is not None and is_host(gunfight.campaign, user)
+    host = hosted_by(gunfight, user)
     proxies = _proxies(state, me) if host else []
     names = {f.pid: f.name for f in state.gunfighters}
     clock = clock_of(state)
@@ -236,7 +240,7 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "bandolier": s.BANDOLIER,
         "max_points": s.MAX_POINTS,
         "story": story(state),
-        "lines": list(GunfightLine.objects.filter(gunfight=gunfight).order_by("-seq")[:60]),
+        "lines": shown_lines(gunfight),
     }
 
 

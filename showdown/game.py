@@ -23,6 +23,7 @@ from showdown.models import Showdown, ShowdownLine, ShowdownMoveKey, ShowdownSea
 from showdown.rulings import RULINGS
 from showdown.view import seat_basis, showdown_view
 from tables.game import Game, GameMove, Is, NewGameForm, Word, count, md, move_of, plain
+from tables.shown import screen_read
 from tables.site import site
 
 
@@ -149,6 +150,11 @@ class SaloonShowdown(Game):
 
     def notice(self, lines: Sequence[Any]) -> str:
         return " ".join(line.text for line in lines if line.kind != "turn")
+
+    screens_query = False  # every screen is made from ``screen_row`` alone
+
+    def screen_row(self, table_id: int) -> Showdown | None:
+        return screen_read(self, table_id)  # type: ignore[no-any-return]
 
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         return showdown_view(row, user, as_table=as_table)

@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns.access import is_host
 from showdown.engine import game as g
 from showdown.engine.state import (
     EVENT_NAMES,
@@ -22,10 +21,11 @@ from showdown.engine.state import (
     State,
     state_from_data,
 )
-from showdown.models import Showdown, ShowdownLine, ShowdownSeat
+from showdown.models import Showdown
 from tables.clock import Clock, now_ms
 from tables.errors import readable
 from tables.moves import basis_of
+from tables.shown import hosted_by, seat_in, shown_lines
 
 VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
 ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
@@ -61,17 +61,12 @@ def showdown_view(
     """The context of one viewer's screen. ``as_table``: the shared screen, public facts
     only, whoever looks."""
     full = readable(state_from_data, showdown.state)  # 409 if it cannot be read
-    seat = None
-    if not as_table and user is not None and user.is_authenticated:
-        seat = ShowdownSeat.objects.filter(showdown=showdown, user=user).first()
+    seat = None if as_table else seat_in(showdown, user)  # from the row's caches (tables.shown)
     me = seat.pid if seat else ""
     view = g.visible_state(full, me or None)
     state = view.state  # from here on, only the scrubbed state
     name = {p.pid: p.name for p in state.players}
-    host = (
-        not as_table and user is not None and user.is_authenticated
-        and is_host(showdown.campaign, user)
-    )  # fmt: skip
+    host = not as_table and hosted_by(showdown, user)
     context: dict[str, Any] = {
         "showdown": showdown,
         "campaign": showdown.campaign,
@@ -115,7 +110,7 @@ def showdown_view(
         "counted": [name[p] for p in view.counted],
         "i_counted": bool(me) and me in view.counted,
         "my_count": view.mine,
-        "lines": list(ShowdownLine.objects.filter(showdown=showdown).order_by("-seq")[:60]),
+        "lines": shown_lines(showdown),
     }
     # The kit's move forms ({% move_form %}): the URL, and what this seat's moves are based on.
     context["move_base"] = reverse(
