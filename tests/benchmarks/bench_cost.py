@@ -332,11 +332,12 @@ class ShowdownGame(Game):
 
 
 class GunfighterGame(Game):
-    """The Gunfighter, preparing: a player plays a covert card, then takes it back."""
+    """The Gunfighter, preparing (every bandolier set, R38): a player plays a covert card,
+    then takes it back."""
 
-    def __init__(self, *a: Any, players: list[int]) -> None:
+    def __init__(self, *a: Any, players: list[int], version: int) -> None:
         super().__init__(*a)
-        self.players = players
+        self.players, self.version = players, version
 
     def post(self, clients: dict[int, Any]) -> tuple[Any, str, dict[str, str]]:
         from django.urls import reverse
@@ -438,10 +439,10 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
 
 def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game]:
     """Saloon Showdown (all seven seated, the Dealer holding the dealer token) and The
-    Gunfighter (six players; the Dealer watches the shared screen)."""
+    Gunfighter (six players; the Dealer, who hosts, watches: the game has no shared screen)."""
     from gunfighter.engine.serial import state_from_data as gunfight_state
     from tables.site import site
-    from tests.kit import new_game
+    from tests.kit import new_game, play
 
     dealer, players = users[0], users[1:]
     slug = campaign.slug
@@ -449,6 +450,9 @@ def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game
         "showdown", campaign=campaign, actor=dealer, players=users, dealer=dealer.pk
     )
     gunfight = new_game("gunfighter", campaign=campaign, actor=dealer, players=players)
+    for player in players:  # R38: covert cards come once every bandolier is set
+        play("gunfighter", gunfight, player, "ready")
+    gunfight.refresh_from_db()
     state = gunfight_state(gunfight.state)
     holding = [u.pk for u, f in zip(players, state.gunfighters, strict=True) if f.covert]
     return {
@@ -459,7 +463,8 @@ def _card_games(users: list[Any], campaign: Any, viewers: Any) -> dict[str, Game
         ),
         "gunfighter": GunfighterGame(
             "gunfighter", site.live("gunfighter"), gunfight.pk, slug,
-            viewers(gunfight.pk, [u.pk for u in players], table=True), players=holding,
+            viewers(gunfight.pk, [u.pk for u in users]), players=holding,
+            version=gunfight.version,
         ),
     }  # fmt: skip
 
