@@ -1,5 +1,5 @@
 """Live conflict screens: the Dealer's console, a player's view and the shared table view, on
-the one live-table protocol (``dustdevils.live.tables``). The shared read is ``table_read``;
+the one live-table protocol (``dustdevils.live.tables``). The shared read is ``screens_read``;
 each screen is rendered from it through the per-viewer choke point ``conflict_view`` (R10) —
 the same partial the detail or table page renders, so no card can reach a stream that the page
 would not show."""
@@ -16,7 +16,7 @@ from campaigns.models import Membership
 from conflicts import fragments
 from conflicts.engine.conflict import Phase, visible_cards
 from conflicts.models import Conflict
-from conflicts.reads import TableRead, table_read
+from conflicts.reads import TableRead, screens_read
 from conflicts.selectors import conflict_view
 from conflicts.selectors.advice import remember_known_odds, table_view
 from conflicts.services import controlled_pids_among
@@ -75,7 +75,7 @@ def _versions(ids: list[int]) -> list[tuple[int, int]]:
 CONFLICTS: LiveTable[TableRead] = LiveTable(
     kind="conflict",
     admit=membership_for,
-    load=table_read,
+    load=screens_read,
     after=_known_odds,
     panel=_panel,
     versions=_versions,

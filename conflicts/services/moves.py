@@ -23,7 +23,13 @@ from characters.services import CharacterError, chips_change
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_to_data
 from conflicts.models import Conflict, Event, MoveKey, Seat, Snapshot
-from conflicts.reads import TableRead, TimelineEntry, seats_of, table_read_from
+from conflicts.reads import (
+    TableRead,
+    TimelineEntry,
+    hand_on_seats,
+    seats_of,
+    table_read_from,
+)
 from conflicts.services.errors import ConflictError
 from conflicts.services.results import apply_results
 from tables.moves import Basis, Changes, Table, basis_of, table_move
@@ -179,6 +185,8 @@ def conflict_move_read(
         if outcome.state.phase == engine.Phase.DONE and state.phase != engine.Phase.DONE:
             events += apply_results(outcome.state, seats, conflict)
         fields = {"state": state_to_data(outcome.state), "phase": outcome.state.phase.value}
+        if not _changes_characters(outcome):
+            hand_on_seats(read)  # the seats at the version this move makes: these
         # The replay's snapshot of the version this move makes, in the move's transaction.
         Snapshot.objects.create(conflict=conflict, version=read.version + 1, state=fields["state"])
         return Changes(
@@ -202,7 +210,7 @@ def conflict_move_read(
     assert moved.changes is not None
     outcome = moved.changes.extra
     actor = membership.user.first_name or membership.user.username
-    characters_changed = bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
+    characters_changed = _changes_characters(outcome)
     return replace(
         read,
         conflict=conflict,
@@ -210,6 +218,11 @@ def conflict_move_read(
         timeline=read.timeline
         + tuple(TimelineEntry(e.seq, e.version, e.text, e.created_at, actor) for e in moved.lines),
     )
+
+
+def _changes_characters(outcome: engine.Outcome) -> bool:
+    """Whether a move may have changed a seat's character (chips; the results at the end)."""
+    return bool(outcome.chips) or outcome.state.phase == engine.Phase.DONE
 
 
 def _with_current_values(

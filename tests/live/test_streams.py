@@ -250,7 +250,7 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
     table = f"conflict-{dealt.conflict.pk}"
     now, url = dealt.version, dealt.url + "stream/"
     reads: list[int] = []
-    real_load = streams.table_read
+    real_load = streams.screens_read
 
     def counting_load(conflict_id: int) -> Any:
         reads.append(conflict_id)
