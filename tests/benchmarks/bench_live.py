@@ -33,12 +33,19 @@ broadcaster, as `make run` serves it (``uvicorn``: two uvicorn processes and Red
 
 ``--quick`` (or BENCH_QUICK=1): 20 tables, 10 s phases. The full run: 200 tables, 20 s phases.
 Prints the goals beside the figures; a missed goal is said plainly, not a failure (exit 0).
+
+``BENCH_BASE=<another checkout>`` (issue 38): each shape is run twice in the same sitting, its
+servers serving that checkout's code first, then this one's (``BENCH_SERVE``: the checkout a
+run serves; the tables are built and driven by this file either way), and a last table sets
+them side by side at each rate: p95 action → every screen and the CPU per move of each server
+(uvicorn's: the streams).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import resource
@@ -57,6 +64,8 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
+# The checkout the servers serve (BENCH_BASE's runs: the base's); this file builds and drives.
+SERVE = Path(os.environ.get("BENCH_SERVE", "").strip() or ROOT).resolve()
 HOST = "127.0.0.1"
 STREAMS_PER_TABLE = 7
 PLAYERS = 6
@@ -366,6 +375,7 @@ class Servers:
             "DJANGO_SETTINGS_MODULE": settings_module,
             "PYTHONUNBUFFERED": "1",
             "LIVE_SENT_AT": "1",  # each update says when the server sent it
+            "PYTHONPATH": str(SERVE),
         }
         if shape == "embedded":
             env.pop("REDIS_URL", None)  # the in-process broadcaster, as `make run` has it
@@ -396,7 +406,7 @@ class Servers:
         with (self.log_dir / f"{name}-{len(self.procs)}.log").open("w") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", *command, *bind],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                cwd=SERVE, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         self.procs.append(proc)
         self.names.append(name)
@@ -911,22 +921,71 @@ def cpu_per_move(cpu: dict[str, float], moves: int) -> float:
     return used / moves * 1000 if moves else float("nan")
 
 
+def summary(phases: dict[str, tuple[int, Figures]]) -> dict[str, Any]:
+    """Each phase's figures a BENCH_BASE comparison sets side by side."""
+    out = {}
+    for name, (rate, f) in phases.items():
+        out[name] = {
+            "rate": rate, "applied": f.applied, "lost": f.expected - f.received,
+            "p50": _pct(f.server, 50) * 1000 if f.server else None,
+            "p95": _pct(f.server, 95) * 1000 if f.server else None,
+            "cpu": {who: used / f.ok * 1000 for who, used in f.cpu.items()} if f.ok else {},
+        }  # fmt: skip
+    return out
+
+
+def compare(shape: str, runs: dict[str, dict[str, Any]]) -> None:
+    """BENCH_BASE: the base's and this checkout's phases side by side."""
+    print(f"Live table load, {shape} shape: {' against '.join(runs)} (same sitting)")
+    base, this = runs.get("base", {}), runs.get("this", {})
+    for name in this:
+        b, t = base.get(name), this[name]
+        if b is None:
+            continue
+
+        def cell(d: dict[str, Any]) -> str:
+            cpu = " / ".join(f"{d['cpu'].get(w, 0):.1f}" for w in ("gunicorn", "uvicorn"))
+            p95 = "—" if d["p95"] is None else f"{d['p95']:.0f}"
+            return f"p95 {p95} ms, lost {d['lost']}, CPU gunicorn / uvicorn {cpu} ms a move"
+
+        print(f"  phase {name} ({t['rate']}/s): base {cell(b)}")
+        print(f"  {' ' * (len(name) + 8 + len(str(t['rate'])))}this {cell(t)}")
+
+
 def main() -> int:
     shape = os.environ.get("BENCH_SHAPE", "").strip()
-    if shape:
-        if shape not in SHAPES:
-            print(f"  BENCH_SHAPE must be one of {', '.join(SHAPES)}; nothing measured")
-            return 0
-        return run_shape(shape)
-    # Both shapes people run, each in a process of its own (Django is set up once a process):
-    # production (needs Redis) and the embedded default.
+    base = os.environ.get("BENCH_BASE", "").strip()
+    if shape and shape not in SHAPES:
+        print(f"  BENCH_SHAPE must be one of {', '.join(SHAPES)}; nothing measured")
+        return 0
+    if shape and (os.environ.get("BENCH_SERVE") or not base):
+        return run_shape(shape)  # one run: BENCH_BASE's runs set BENCH_SERVE
+    # Both shapes people run (or BENCH_SHAPE's), each in a process of its own (Django is set
+    # up once a process): production (needs Redis) and the embedded default. BENCH_BASE: the
+    # base's code served first, then this checkout's, in the same sitting.
     redis = bool(os.environ.get("REDIS_URL", "").strip())
-    for shape in ("production", "embedded") if redis else ("embedded",):
-        subprocess.run(
-            [sys.executable, "-c", "import sys; from tests.benchmarks import bench_live as b; "
-             "sys.exit(b.main())"],
-            cwd=ROOT, env=os.environ | {"BENCH_SHAPE": shape}, check=False,
-        )  # fmt: skip
+    trees = [("base", Path(base).resolve())] if base else []
+    trees.append(("this", ROOT))
+    code = "import sys; from tests.benchmarks import bench_live as b; sys.exit(b.main())"
+    # One secret key for the builder and every checkout served (each would make its own: the
+    # sessions the bench writes would not be the served app's).
+    secret = {"SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex * 2}
+    shapes = [shape] if shape else ["production", "embedded"] if redis else ["embedded"]
+    for each in shapes:
+        runs: dict[str, dict[str, Any]] = {}
+        for name, tree in trees:
+            env = os.environ | secret | {"BENCH_SHAPE": each, "BENCH_SERVE": str(tree)}
+            done = subprocess.run(
+                [sys.executable, "-c", code], cwd=ROOT, env=env, check=False,
+                stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            for line in done.stdout.splitlines():
+                if line.startswith("BENCH_LIVE "):
+                    runs[name] = json.loads(line.removeprefix("BENCH_LIVE "))
+                else:
+                    print(line, flush=True)
+        if base:
+            compare(each, runs)
     if not redis:
         print("  (the production shape needs REDIS_URL: gunicorn and uvicorn share Redis)")
     return 0
@@ -956,7 +1015,7 @@ def run_shape(shape: str) -> int:
     if AFFINITY:
         where += "; each table's streams and moves on one process (BENCH_AFFINITY=1)"
     print(f"Live table load, {shape} shape ({'quick' if quick else 'full'} run; {where}; "
-          "loopback only)")  # fmt: skip
+          f"loopback only; serving {SERVE}; load {os.getloadavg()[0]:.1f})")  # fmt: skip
     servers: Servers | None = None
     try:
         started = time.perf_counter()
@@ -1040,6 +1099,11 @@ def run_shape(shape: str) -> int:
         )
         if a.fanout:
             print(f"    (median action → all screens {statistics.median(a.fanout) * 1000:.0f} ms)")
+        phases = {"L": (LIGHT_RATE, result["L"]), "A": (GOALS["fanout_rate"], a)}
+        for name, rate in extra_phases() or [(k, int(k[1:])) for k in result if k[0] == "+"]:
+            if name in result:
+                phases[name] = (rate, result[name])
+        print("BENCH_LIVE " + json.dumps(summary(phases)), flush=True)
         return 0
     finally:
         if servers is not None:
