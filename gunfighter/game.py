@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 
-from campaigns.access import is_host
 from gunfighter.codec import GunfighterCodec
 from gunfighter.engine import game as g
 from gunfighter.engine import state as s
@@ -24,6 +23,7 @@ from tables.errors import readable
 from tables.game import Game, GameMove, NewGameForm, plain
 from tables.moves import basis_of
 from tables.play import seat_of
+from tables.seating import is_host
 from tables.site import site
 
 CLOCK_LABELS = ("The showdown starts", "Countdown", "Draw! Play your bandolier", "Time! Hands off")

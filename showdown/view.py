@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns.access import is_host
 from showdown.engine import game as g
 from showdown.engine.state import (
     EVENT_NAMES,
@@ -26,6 +25,7 @@ from showdown.models import Showdown, ShowdownLine, ShowdownSeat
 from tables.clock import Clock, now_ms
 from tables.errors import readable
 from tables.moves import basis_of
+from tables.seating import is_host
 
 VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
 ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
