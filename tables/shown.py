@@ -41,7 +41,7 @@ def seat_in(row: Any, user: User | None) -> Any:
 
 
 def hosted_by(row: Any, user: User | None) -> bool:
-    """Whether ``user`` hosts ``row``'s table (its campaign's Dealer: ``campaigns.access.
+    """Whether ``user`` hosts ``row``'s table (its campaign's Dealer: ``tables.seating.
     is_host``), from the members ``screen_read`` read."""
     user_id = _user_id(user)
     return user_id is not None and any(
