@@ -73,6 +73,7 @@ PAIRS = (("hand", "eye"), ("guts", "heart"))
 GOALS = {"fanout_rate": 50, "lost": 0, "p95_ms": 100.0}
 KNEE_MAX = 150  # actions/s: the knee search stops here
 LIGHT_RATE = 2  # actions/s: the latency of a table that is not saturated, for comparison
+IDLE_SECONDS = 5  # every stream open, no move: what the streams cost doing nothing
 # BENCH_AFFINITY=1: every stream and move of a table goes to the same process, as a proxy that
 # routes by the conflict's URL would send them; by default they are spread over the processes
 # (a table's screens on both, its moves alternating), so every move crosses Redis.
@@ -702,6 +703,8 @@ class Figures:
     posts: list[float]
     window: float  # the sending alone
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds used in the phase, by whom
+    span: float = 0.0  # the seconds the CPU was counted over (the phase and its drain)
+    idle: dict[str, float] = field(default_factory=dict)  # CPU s a second, every stream idle
 
     @property
     def applied(self) -> float:
@@ -831,6 +834,12 @@ async def run_load(built: Tables, servers: Servers, plan: Plan) -> dict[str, Any
         moves, errors = await load.floor(session, GOALS["fanout_rate"], min(plan.seconds, 10))
         cpu_after = cpu_seconds(servers.pids(), servers.db_url)
         out["floor"] = (moves, errors, {k: cpu_after[k] - cpu_before[k] for k in cpu_after})
+        # What the open streams cost with no move at all (their pings, the pool's checks): a
+        # phase's CPU a move counts it too, bench_cost's in-process figure does not.
+        cpu_before, idle_from = cpu_seconds(servers.pids(), servers.db_url), time.perf_counter()
+        await asyncio.sleep(IDLE_SECONDS)
+        cpu_after, idle_span = cpu_seconds(servers.pids(), servers.db_url), time.perf_counter()
+        idle = {k: (cpu_after[k] - cpu_before[k]) / (idle_span - idle_from) for k in cpu_after}
 
         async def phase(name: str, rate: int, seconds: float) -> Figures:
             if name != "L":  # a phase before may have overloaded it
@@ -848,6 +857,7 @@ async def run_load(built: Tables, servers: Servers, plan: Plan) -> dict[str, Any
             figures = measure(load, moves, sent, skipped, elapsed, window)
             cpu_after = cpu_seconds(servers.pids(), servers.db_url)
             figures.cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
+            figures.span, figures.idle = time.perf_counter() - started, idle
             return figures
 
         out["L"] = await phase("L", LIGHT_RATE, min(plan.seconds, 10))
@@ -913,6 +923,19 @@ def report_phase(name: str, rate: int, f: Figures, tables: int, streams: int) ->
             f"    CPU per accepted move, ms (the phase and its drain, {sum(f.cpu.values()):.1f} "
             f"CPU-s in all): {per_move}"
         )
+        if "uvicorn" in f.idle:
+            print(
+                f"      uvicorn net of what its idle streams cost ({f.idle['uvicorn'] * 1000:.0f} "
+                f"ms a second, no move): {net_per_move(f, 'uvicorn'):.1f} ms a move "
+                "(what bench_cost's streams figure counts)"
+            )
+
+
+def net_per_move(f: Figures, who: str) -> float:
+    """``who``'s CPU ms a move, less what it spends over the phase with no move at all."""
+    if not f.ok:
+        return float("nan")
+    return (f.cpu.get(who, 0.0) - f.idle.get(who, 0.0) * f.span) / f.ok * 1000
 
 
 def cpu_per_move(cpu: dict[str, float], moves: int) -> float:
@@ -930,6 +953,7 @@ def summary(phases: dict[str, tuple[int, Figures]]) -> dict[str, Any]:
             "p50": _pct(f.server, 50) * 1000 if f.server else None,
             "p95": _pct(f.server, 95) * 1000 if f.server else None,
             "cpu": {who: used / f.ok * 1000 for who, used in f.cpu.items()} if f.ok else {},
+            "uvicorn_net": net_per_move(f, "uvicorn") if "uvicorn" in f.idle else None,
         }  # fmt: skip
     return out
 
@@ -946,7 +970,9 @@ def compare(shape: str, runs: dict[str, dict[str, Any]]) -> None:
         def cell(d: dict[str, Any]) -> str:
             cpu = " / ".join(f"{d['cpu'].get(w, 0):.1f}" for w in ("gunicorn", "uvicorn"))
             p95 = "—" if d["p95"] is None else f"{d['p95']:.0f}"
-            return f"p95 {p95} ms, lost {d['lost']}, CPU gunicorn / uvicorn {cpu} ms a move"
+            net = d.get("uvicorn_net")
+            idle = "" if net is None else f" (uvicorn net of idle streams {net:.1f})"
+            return f"p95 {p95} ms, lost {d['lost']}, CPU gunicorn / uvicorn {cpu} ms a move{idle}"
 
         print(f"  phase {name} ({t['rate']}/s): base {cell(b)}")
         print(f"  {' ' * (len(name) + 8 + len(str(t['rate'])))}this {cell(t)}")
