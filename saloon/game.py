@@ -1,6 +1,6 @@
 """Death Enters the Saloon (seed 000) at the table: its declaration (``tables.game.Game``). The
 rules live in ``saloon.engine``; every move is one Django form (``MOVES``); every screen is made
-in ``saloon.screens.saloon_view`` from the engine's one per-viewer read (``visible_cards``).
+in ``saloon.screens.saloon_screen`` from the engine's one per-viewer read (``visible_cards``).
 What is the saloon's own beside the site's pages: a one-off table and its invitations, the
 shared table screen, the story, and striking words from it (S4)."""
 
@@ -296,8 +296,14 @@ class DeathEntersTheSaloon(Game):
             prefetch_related_objects([row], "seats", "campaign__memberships", shown)
         return row
 
-    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        return screens.saloon_view(row, user, as_table=as_table)
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        return screens.saloon_screen(state, me, context["host"])
+
+    def timeline(self, row: Any, state: Any) -> list[Any]:
+        """The current deal's rules and the whole story (``screens.lines_of``), read once per
+        version by ``screen_row`` for the live screens."""
+        shown = getattr(row, "shown_lines", None)
+        return list(screens.lines_of(row, state)) if shown is None else shown
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         return {"readings": g.READINGS, "credit": tables.CREDIT}

@@ -35,6 +35,7 @@ from django.contrib.auth.models import User
 from django.db import models
 
 from dustdevils.idempotency import key_field
+from tables.errors import readable
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
 
@@ -47,6 +48,21 @@ def md(text: str) -> str:
 def display_name(user: User) -> str:
     """How a person is named at a table: their first name, else their username."""
     return user.first_name or user.get_username()
+
+
+def viewer_pid(row: Any, user: User | None) -> str | None:
+    """The viewer's seat at a game (None: they watch), from its seats (cached, or one query)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.pid for seat in row.seats.all() if seat.user_id == user.pk), None)
+
+
+def hosts(campaign: Any, user: User | None) -> bool:
+    """Whether the viewer hosts the table: its Dealer (``campaigns.access.is_host``), from the
+    campaign's members (cached, or one query)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return any(m.user_id == user.pk and m.is_dealer for m in campaign.memberships.all())
 
 
 class NewGameForm(forms.Form):
@@ -274,8 +290,43 @@ class Game:
         return self.model._default_manager.select_related("campaign").filter(pk=table_id).first()
 
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
+        """One viewer's screen's context (``as_table``: the shared screen, public facts only,
+        whoever looks), from the state as stored (``readable``: 409 if it cannot be read). What
+        every screen has: the row (under ``fk``), its ``campaign`` and ``version``, the viewer's
+        seat ``me`` (None: they watch), whether they ``host``, the ``phase``, ``is_over``, the
+        timeline's ``lines``, the ``proxies`` the host may act for (``host_acts_for``), and
+        what ``{% move_form %}`` needs: ``move_base`` and ``bases``, the viewer's own seat's
+        ``basis`` only. Then the game's own, made from the engine's per-viewer view (``screen``).
+        Seats and members are read from the row's caches when ``screen_row`` filled them."""
+        state = readable(self.load, row.state)
+        me = None if as_table else viewer_pid(row, user)
+        host = not as_table and hosts(row.campaign, user)
+        basis = self.basis(state, me) if me else ""
+        phase = self.phase(state)
+        context: dict[str, Any] = {
+            self.fk: row, "campaign": row.campaign, "version": row.version, "as_table": as_table,
+            "me": me, "host": host, "phase": phase, "is_over": phase in row.OVER, "basis": basis,
+            "move_base": self.move_base(row), "scope_field": "pid",
+            "bases": {me: basis} if me else {},
+            "proxies": self.proxies(state, me) if host and self.host_acts_for else [],
+            "lines": self.timeline(row, state),
+        }  # fmt: skip
+        context.update(self.screen(state, me, context))
+        return context
+
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's own part of a screen's context (``view``), from the engine's per-viewer
+        view of ``state`` for the seat ``me`` (None: a watcher, or the shared screen)."""
         raise NotImplementedError
+
+    def proxies(self, state: Any, me: str | None) -> list[dict[str, Any]]:
+        """For the host: each other seat that must act now and what it may do (its phone may be
+        gone), read from the full ``state``; its forms carry no basis (``tables.play.move``)."""
+        return []
+
+    def timeline(self, row: Any, state: Any) -> list[Any]:
+        """The timeline's lines a screen shows, newest first."""
+        return list(row.lines.order_by("-seq")[:60])
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """What the list page shows beside the kit's context (``form``: a refused start's)."""
