@@ -38,7 +38,7 @@ from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
 from tables import pages
 from tables.errors import Refused
 from tables.forms import problem_of
-from tables.game import Game, GameMove, NewGameForm, display_name, plain
+from tables.game import Game, GameMove, NewGameForm, display_name, move_of, plain
 from tables.site import site
 
 
@@ -68,34 +68,6 @@ class CardField(forms.CharField):
             raise forms.ValidationError(self.missing) from None
 
 
-class Pick(GameMove):
-    card = CardField("Pick an archetype.")
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.PickArchetype(pid, self.cleaned_data["card"])
-
-
-class Continue(GameMove):
-    card = CardField("Pick an archetype.", required=False)
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Continue(pid, self.cleaned_data["card"])
-
-
-class Name(GameMove):
-    name = _text()
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.NameCharacter(pid, self.cleaned_data["name"])
-
-
-class Swap(GameMove):
-    other = _text()
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.SwapWith(pid, self.cleaned_data["other"])
-
-
 class Discard(GameMove):
     """One card kept per three of a kind: ``keep_<rank>`` (and plain ``keep``, repeated)."""
 
@@ -114,58 +86,33 @@ class Discard(GameMove):
         return g.Discard(pid, self.cleaned_data["keep"])
 
 
-class Draw(GameMove):
-    position = _position("Pick one of the Doomed’s cards.")
+class BroughtUp(forms.CharField):
+    """R34: the player whose character the words bring up (posted as "pid:<pid>"), or ""."""
 
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Draw(pid, self.cleaned_data["position"])
+    def __init__(self) -> None:
+        super().__init__(required=False)
 
-
-class Shoot(GameMove):
-    position = _position("Choose one of the two cards face down.")
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Shoot(pid, self.cleaned_data["position"])
+    def to_python(self, value: Any) -> str:
+        return str(super().to_python(value)).removeprefix("pid:")
 
 
-class Said(GameMove):
-    """Words typed (``text``), and R34: the player whose character they bring up."""
+class Prompt(GameMove):
+    """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary character
+    picked from table 1, or a new one typed (``subject_other``); R34: the player whose character
+    the words bring up."""
 
     text = _text()
-    brought_up = forms.CharField(required=False)
-
-    def up(self) -> str:
-        return str(self.cleaned_data["brought_up"]).removeprefix("pid:")
-
-
-class Prompt(Said):
-    """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary character
-    picked from table 1, or a new one typed (``subject_other``)."""
-
+    brought_up = BroughtUp()
     subject = _text()
     subject_other = _text()
 
     def move(self, pid: str, now_ms: int) -> g.Move:
         chosen, text = self.cleaned_data["subject"].strip(), self.cleaned_data["text"]
+        up = self.cleaned_data["brought_up"]
         if chosen.startswith("pid:"):
-            return g.Prompt(pid, subject_pid=chosen[4:], text=text, brought_up=self.up())
+            return g.Prompt(pid, subject_pid=chosen[4:], text=text, brought_up=up)
         subject = self.cleaned_data["subject_other"].strip() or chosen
-        return g.Prompt(pid, subject=subject, text=text, brought_up=self.up())
-
-
-class Answer(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Answer(pid, self.cleaned_data["text"], brought_up=self.up())
-
-
-class FollowUp(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.FollowUp(pid, self.cleaned_data["text"])
-
-
-class Tell(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Tell(pid, self.cleaned_data["text"])
+        return g.Prompt(pid, subject=subject, text=text, brought_up=up)
 
 
 class LowerAsHost(GameMove):
@@ -202,11 +149,23 @@ class Strike(GameMove):
 
 
 MOVES: dict[str, type[GameMove]] = {
-    "pick": Pick, "name": Name, "discard": Discard, "swap": Swap, "draw": Draw,
-    "prompt": Prompt, "answer": Answer, "follow_up": FollowUp, "pass": plain(g.Pass),
-    "shoot": Shoot, "tell": Tell, "leave": plain(g.Leave), "raise": plain(g.RaiseUnwanted),
-    "lower": plain(g.LowerUnwanted), "lower-host": LowerAsHost, "continue": Continue,
-}  # fmt: skip
+    "pick": move_of(g.PickArchetype, card=CardField("Pick an archetype.")),
+    "name": move_of(g.NameCharacter, name=_text()),
+    "discard": Discard,
+    "swap": move_of(g.SwapWith, other=_text()),
+    "draw": move_of(g.Draw, position=_position("Pick one of the Doomed’s cards.")),
+    "prompt": Prompt,
+    "answer": move_of(g.Answer, text=_text(), brought_up=BroughtUp()),
+    "follow_up": move_of(g.FollowUp, text=_text()),
+    "pass": plain(g.Pass),
+    "shoot": move_of(g.Shoot, position=_position("Choose one of the two cards face down.")),
+    "tell": move_of(g.Tell, text=_text()),
+    "leave": plain(g.Leave),
+    "raise": plain(g.RaiseUnwanted),
+    "lower": plain(g.LowerUnwanted),
+    "lower-host": LowerAsHost,
+    "continue": move_of(g.Continue, card=CardField("Pick an archetype.", required=False)),
+}
 
 
 class NewSaloon(NewGameForm):
