@@ -11,23 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import path, reverse
-from django.views.decorators.cache import never_cache
+from django.urls import path
 from django.views.decorators.http import require_POST
 
-from campaigns.access import membership_for
-from campaigns.models import Campaign
-from campaigns.once import invite_once, made_once
-from campaigns.services import CampaignError, campaign_create
 from cards.deck import Card, CardParseError, parse_card
-from dustdevils.idempotency import key_field, key_of
 from dustdevils.parsing import INT_MAX
 from saloon import screens
 from saloon.codec import SaloonCodec
@@ -37,8 +28,7 @@ from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
 from tables import pages
 from tables.errors import Refused
-from tables.forms import problem_of
-from tables.game import Game, GameMove, NewGameForm, display_name, move_of, plain
+from tables.game import Game, GameMove, NewGameForm, move_of, plain
 from tables.site import site
 
 
@@ -174,13 +164,6 @@ class NewSaloon(NewGameForm):
     pick = forms.BooleanField(required=False)
 
 
-class OneOffForm(forms.Form):
-    """A one-off table: its name (optional) and the form's idempotency key."""
-
-    name = forms.CharField(max_length=120, required=False, label="Name the table")
-    key = key_field()
-
-
 # --- The declaration -------------------------------------------------------------------------
 class DeathEntersTheSaloon(Game):
     kind = "saloon"
@@ -206,6 +189,9 @@ class DeathEntersTheSaloon(Game):
     codec = SaloonCodec
     has_story = True
     host_acts_for = False
+    one_off = True  # a one-off table's lobby is the saloon's (issue 20)
+    one_off_name = "{host}’s saloon table"
+    invite_label = "A seat at the saloon"
     screens_query = False  # every screen is made from ``screen_row`` alone
 
     def new_state(
@@ -271,69 +257,13 @@ class DeathEntersTheSaloon(Game):
         return screens.story_markdown(row)
 
     def extra_urls(self) -> list[Any]:
-        return [
-            path("invite/", invite, name="invite"),
-            path("<int:saloon_id>/strike/<int:line_id>/", strike, name="strike"),
-        ]
-
-    def root_urls(self) -> list[Any]:
-        return [path("saloon/new/", oneoff_new, name="oneoff_new")]
+        return [path("<int:saloon_id>/strike/<int:line_id>/", strike, name="strike")]
 
 
 SALOON = site.register(DeathEntersTheSaloon())
 
 
-# --- The saloon's own pages ------------------------------------------------------------------
-def oneoff_create(*, host: User, name: str = "") -> Campaign:
-    """A one-off table for people outside any campaign (issue 20): a campaign of kind one-off
-    with ``host`` in the Dealer's chair; the others come in by invitation links (``invite``) and
-    become its members, so its games are scoped by membership exactly as a campaign's are."""
-    name = " ".join(name.split())[:120] or f"{display_name(host)}’s saloon table"
-    return campaign_create(dealer=host, name=name, kind=Campaign.Kind.ONE_OFF)
-
-
-@login_required
-@require_POST
-def oneoff_new(request: Any) -> HttpResponse:
-    """Start a one-off table; its lobby next, to invite the others. Once per form: the same
-    form sent again finds the table the first made."""
-    form = OneOffForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, problem_of(form))
-        return redirect("home")
-    host, name = request.user, form.cleaned_data["name"]
-    try:
-        table = made_once(
-            user=host, key=form.cleaned_data["key"],
-            make=lambda: oneoff_create(host=host, name=name),
-        )  # fmt: skip
-    except CampaignError as error:  # its key's table is gone, or too many opened at once
-        messages.error(request, str(error))
-        return redirect("home")
-    messages.success(request, f"{table.name} is open. Invite the others with links.")
-    return redirect(table)
-
-
-@never_cache  # the new link is in this response only
-@login_required
-@require_POST
-def invite(request: Any, slug: str) -> HttpResponse:
-    """The host of a one-off table makes a single-use invitation link, shown here only once
-    (only its hash is stored), as a campaign's invitations are. Once per form."""
-    membership = membership_for(request.user, slug)
-    if not membership.campaign.is_one_off:
-        raise PermissionDenied("A campaign's Dealer invites players on its Invitations page.")
-    if not membership.is_dealer:
-        raise PermissionDenied("Only the host of this table makes invitation links.")
-    token = invite_once(
-        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon",
-        key=key_of(request.POST),
-    )  # fmt: skip
-    context = pages.list_context(SALOON, membership)
-    context["new_link"] = request.build_absolute_uri(reverse("campaigns:join", args=[token]))
-    return render(request, "saloon/list.html" + ("#invite" if request.htmx else ""), context)
-
-
+# --- The saloon's own page ---------------------------------------------------------------------
 @login_required
 @require_POST
 def strike(request: Any, slug: str, saloon_id: int, line_id: int) -> HttpResponse:

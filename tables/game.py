@@ -199,6 +199,11 @@ class Game:
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
     host_acts_for: ClassVar[bool] = True
+    # Its list page is a one-off table's lobby (``tables.oneoff``): a new table's name when
+    # none is given ({host}: who opens it), and what its invitation links say.
+    one_off: ClassVar[bool] = False
+    one_off_name: ClassVar[str] = "{host}’s table"
+    invite_label: ClassVar[str] = "A seat at the table"
     # The move's server time: read when it arrives (a race's claim) or under the lock.
     time_on_arrival: ClassVar[bool] = False
     # A live screen still reads the database (its viewer's seat…: rendered in a worker
