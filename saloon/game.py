@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_POST
@@ -231,24 +231,11 @@ class DeathEntersTheSaloon(Game):
         """What happened, as the rules say it (the words said are on the timeline)."""
         return " ".join(line.text for line in lines if line.kind == "rule")
 
-    def screen_row(self, table_id: int) -> Saloon | None:
-        """The game with its campaign's members, its seats and the timeline as its screens show
-        it: four queries, once per version, whoever looks."""
-        row = Saloon.objects.select_related("campaign").filter(pk=table_id).first()
-        if row is not None:
-            state = self.load(row.state)
-            shown = Prefetch("lines", screens.lines_of(row, state), to_attr="shown_lines")
-            prefetch_related_objects([row], "seats", "campaign__memberships", shown)
-        return row
-
     def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
         return screens.saloon_screen(state, me, context["host"])
 
-    def timeline(self, row: Any, state: Any) -> list[Any]:
-        """The current deal's rules and the whole story (``screens.lines_of``), read once per
-        version by ``screen_row`` for the live screens."""
-        shown = getattr(row, "shown_lines", None)
-        return list(screens.lines_of(row, state)) if shown is None else shown
+    def timeline(self, row: Any, state: Any) -> QuerySet[SaloonLine]:
+        return screens.lines_of(row, state)
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         return {"readings": g.READINGS, "credit": tables.CREDIT}

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.models import Prefetch, prefetch_related_objects
 
 from dustdevils.idempotency import key_field
 from tables.errors import readable
@@ -289,10 +290,17 @@ class Game:
 
     def screen_row(self, table_id: int) -> Any:
         """The row every live screen of a table is made from, read once per version by its
-        stream (None: no such table): with its campaign. A game may read here all its ``view``
-        needs, into the row's caches (``prefetch_related_objects``), and say ``screens_query =
-        False``: its live screens then query nothing."""
-        return self.model._default_manager.select_related("campaign").filter(pk=table_id).first()
+        stream (None: no such table): with its campaign, its seats, its campaign's members and
+        its ``timeline``, in the row's caches — four queries, whoever looks. A game whose
+        ``screen`` reads nothing more says ``screens_query = False``: its live screens then
+        query nothing (rendered in the event loop)."""
+        rows = self.model._default_manager.select_related("campaign")
+        row: Any = rows.filter(pk=table_id).first()
+        if row is not None:
+            state = readable(self.load, row.state)
+            shown = Prefetch("lines", self.timeline(row, state), to_attr="shown_lines")
+            prefetch_related_objects([row], "seats", "campaign__memberships", shown)
+        return row
 
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         """One viewer's screen's context (``as_table``: the shared screen, public facts only,
@@ -307,14 +315,14 @@ class Game:
         me = None if as_table else viewer_pid(row, user)
         host = not as_table and hosts(row.campaign, user)
         basis = self.basis(state, me) if me else ""
-        phase = self.phase(state)
+        phase, shown = self.phase(state), getattr(row, "shown_lines", None)
         context: dict[str, Any] = {
             self.fk: row, "campaign": row.campaign, "version": row.version, "as_table": as_table,
             "me": me, "host": host, "phase": phase, "is_over": phase in row.OVER, "basis": basis,
             "move_base": self.move_base(row), "scope_field": "pid",
             "bases": {me: basis} if me else {},
             "proxies": self.proxies(state, me) if host and self.host_acts_for else [],
-            "lines": self.timeline(row, state),
+            "lines": list(self.timeline(row, state)) if shown is None else shown,
         }  # fmt: skip
         context.update(self.screen(state, me, context))
         return context
@@ -329,9 +337,10 @@ class Game:
         gone), read from the full ``state``; its forms carry no basis (``tables.play.move``)."""
         return []
 
-    def timeline(self, row: Any, state: Any) -> list[Any]:
-        """The timeline's lines a screen shows, newest first."""
-        return list(row.lines.order_by("-seq")[:60])
+    def timeline(self, row: Any, state: Any) -> models.QuerySet[Any]:
+        """The timeline's lines a screen shows, newest first (``screen_row`` reads them once
+        per version for the live screens)."""
+        return self.line_model._default_manager.filter(**{self.fk: row}).order_by("-seq")[:60]
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """What the list page shows beside the kit's context (``form``: a refused start's)."""
