@@ -19,6 +19,7 @@ from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine
 from tables.errors import readable
+from tables.game import md
 from tables.moves import basis_of
 
 STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
@@ -271,7 +272,7 @@ def story_markdown(saloon: Saloon) -> str:
     out = [
         "# What we learned about the saloon",
         "",
-        f"*{saloon.title}*, {_md(saloon.campaign.name)}",
+        f"*{saloon.title}*, {md(saloon.campaign.name)}",
     ]
     out.append("")
     out += ["## The patrons", ""]
@@ -285,18 +286,18 @@ def story_markdown(saloon: Saloon) -> str:
             continue
         if line.kind == "answer" and not line.said:
             continue  # nothing typed: the answer was said out loud only
-        text = _md(line.text)
+        text = md(line.text)
         if line.kind in ("answer", "follow_up", "tell") and line.said:
-            out.append(f"- {text} {_md(line.said)}".rstrip())
+            out.append(f"- {text} {md(line.said)}".rstrip())
         elif line.said:
-            out.append(f"- {text}\n  > {_md(line.said)}")
+            out.append(f"- {text}\n  > {md(line.said)}")
         else:
             out.append(f"- {text}")
     if state.ending:
         out += ["", "## The ending", "", g.ENDING_TEXT[state.ending]]
         if state.dead:  # who Death took, by name (issue 27)
             dead = state.player(state.dead)
-            out += ["", f"Death took **{_md(dead.role)}**, played by {_md(dead.name)}."]
+            out += ["", f"Death took **{md(dead.role)}**, played by {md(dead.name)}."]
     out += ["", "---", "", tables.CREDIT, ""]
     return "\n".join(out)
 
@@ -313,9 +314,3 @@ def _story_rule(text: str) -> bool:
         "now plays",  # a year and a day later: the new archetype of the one Death took
     )  # fmt: skip
     return any(k in text for k in keep)
-
-
-def _md(text: str) -> str:
-    """Text as a Markdown line: no line breaks, no raw HTML (escaped), no heading markers."""
-    flat = " ".join(text.split())
-    return flat.replace("<", "&lt;").replace(">", "&gt;")
