@@ -56,6 +56,7 @@ class Site:
         if game.kind in self._games:
             raise ValueError(f"A game of kind {game.kind!r} is registered already.")
         self._games[game.kind] = game
+        game.model.KIND = game.kind  # type: ignore[attr-defined]
         from campaigns import running
 
         running.register(game.kind, running=partial(running_tables, game), model=game.model)
