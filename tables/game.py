@@ -39,6 +39,7 @@ from dustdevils.idempotency import key_field
 from tables.errors import readable
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
+from tables.seating import hosts
 
 
 def md(text: str) -> str:
@@ -56,14 +57,6 @@ def viewer_pid(row: Any, user: User | None) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     return next((seat.pid for seat in row.seats.all() if seat.user_id == user.pk), None)
-
-
-def hosts(campaign: Any, user: User | None) -> bool:
-    """Whether the viewer hosts the table: its Dealer (``campaigns.access.is_host``), from the
-    campaign's members (cached, or one query)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return any(m.user_id == user.pk and m.is_dealer for m in campaign.memberships.all())
 
 
 class NewGameForm(forms.Form):

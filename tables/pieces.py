@@ -172,6 +172,7 @@ def _nodes(node: Any, kind: type) -> list[Any]:
             found += [n for inner in included.nodelist for n in _nodes(inner, kind)]
     return found
 
+
 Part = TypeVar("Part")
 
 
