@@ -39,7 +39,7 @@ from dustdevils.idempotency import key_field
 from tables.errors import readable
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
-from tables.seating import hosts
+from tables.seating import hosts, viewer_pid
 
 
 def md(text: str) -> str:
@@ -50,13 +50,6 @@ def md(text: str) -> str:
 def display_name(user: User) -> str:
     """How a person is named at a table: their first name, else their username."""
     return user.first_name or user.get_username()
-
-
-def viewer_pid(row: Any, user: User | None) -> str | None:
-    """The viewer's seat at a game (None: they watch), from its seats (cached, or one query)."""
-    if user is None or not user.is_authenticated:
-        return None
-    return next((seat.pid for seat in row.seats.all() if seat.user_id == user.pk), None)
 
 
 class NewGameForm(forms.Form):
@@ -310,13 +303,21 @@ class Game:
         basis = self.basis(state, me) if me else ""
         phase, shown = self.phase(state), getattr(row, "shown_lines", None)
         context: dict[str, Any] = {
-            self.fk: row, "campaign": row.campaign, "version": row.version, "as_table": as_table,
-            "me": me, "host": host, "phase": phase, "is_over": phase in row.OVER, "basis": basis,
-            "move_base": self.move_base(row), "scope_field": "pid",
+            self.fk: row,
+            "campaign": row.campaign,
+            "version": row.version,
+            "as_table": as_table,
+            "me": me,
+            "host": host,
+            "phase": phase,
+            "is_over": phase in row.OVER,
+            "basis": basis,
+            "move_base": self.move_base(row),
+            "scope_field": "pid",
             "bases": {me: basis} if me else {},
             "proxies": self.proxies(state, me) if host and self.host_acts_for else [],
             "lines": list(self.timeline(row, state)) if shown is None else shown,
-        }  # fmt: skip
+        }
         context.update(self.screen(state, me, context))
         return context
 
