@@ -13,10 +13,11 @@ instance with the site (``tables.site.site.register``). It declares what is its 
   the kit writes: the host acting for a seat);
 * its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
-* its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
-  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
-  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
-  (``story_markdown``).
+* its screens: ``screen`` (its part of a viewer's context, from the engine's per-viewer view;
+  ``view`` adds what every screen has), for the host ``proxies`` (the seats they may act for),
+  and the templates ``<kind>/list.html`` and ``<kind>/detail.html`` (with a ``main``
+  partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  (``story_markdown``); ``one_off`` when its list page is a one-off table's lobby.
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
 "In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
