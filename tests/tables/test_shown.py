@@ -1,5 +1,5 @@
 """Issue 38: Saloon Showdown's and The Gunfighter's live screens are made from the streams'
-one read per version (``tables.shown.screen_read``: the row, its seats, its campaign's members,
+one read per version (``Game.screen_row``: the row, its seats, its campaign's members,
 its newest lines) with no query per viewer — the same screen, word for word, as the page makes
 from a bare row with its own reads."""
 
