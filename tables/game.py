@@ -19,8 +19,10 @@ instance with the site (``tables.site.site.register``). It declares what is its 
   (``story_markdown``).
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
-"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
-only where it really differs, as a method (think ``ModelAdmin``).
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides only
+what really differs (think ``ModelAdmin``): a page, as ``<name>_view`` (a site view's
+signature, ``view(game, request, slug, …)``, marked with ``tables.pages.page``); its ``table``
+(the move pipeline's), its ``live`` table, its ``running`` tables; and adds its own URLs.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from django.db import models
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
+from tables.running import RunningTable, Seats, seated_running
 
 
 def md(text: str) -> str:
@@ -151,6 +154,9 @@ class Game:
     """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
 
     kind: ClassVar[str]
+    # One table's name in its URL's id (``<noun>_id``), its live channel, "In play now" and
+    # its page's events (``<noun>-moved``, ``<noun>-main``): the kind, unless said otherwise.
+    noun: str = ""
     name: ClassVar[str]
     players: ClassVar[str] = ""  # "2–6 players"
     blurb: ClassVar[str] = ""
@@ -159,6 +165,8 @@ class Game:
     no_seat: ClassVar[str] = "No such player at this game."
     labels: ClassVar[Mapping[str, str]] = {}
     rulings: ClassVar[Sequence[Any]] = ()
+    # Listed among the games a table can start (the lobby's, the campaign page's).
+    startable: ClassVar[bool] = True
 
     model: ClassVar[type[models.Model]]
     seat_model: ClassVar[type[models.Model]]
@@ -189,25 +197,44 @@ class Game:
     # thread), or is made from ``screen_row`` alone (in the event loop).
     screens_query: ClassVar[bool] = True
 
+    def __init__(self) -> None:
+        self.noun = self.noun or self.kind
+
     @cached_property
-    def table(self) -> GameTable:
+    def table(self) -> Table[Any]:
         """This game's table as the move pipeline moves it."""
         made = type(
             f"{type(self).__name__}Table", (GameTable,),
             {"game": self, "model": self.model, "key_model": self.key_model,
-             "line_model": self.line_model, "fk": self.fk, "channel": self.kind,
+             "line_model": self.line_model, "fk": self.fk, "channel": self.noun,
              "missing": self.missing},
         )  # fmt: skip
         return made()  # type: ignore[no-any-return]
 
+    def live(self) -> Any:
+        """The game's own live table (``dustdevils.live.tables.LiveTable``), or None: the
+        site's (``tables.site.live_table``), every screen made through ``view``."""
+        return None
+
+    def running(self, seats: Seats) -> list[RunningTable]:
+        """The game's tables in "In play now" (``tables.running``): those not over where the
+        viewer has a seat, or every one of the campaigns they host."""
+        mine = self.seat_model._default_manager.filter(
+            **{self.fk: models.OuterRef("pk"), "user_id": seats.user_id}
+        )
+        return seated_running(
+            seats, kind=self.noun, model=self.model, seated=models.Exists(mine),
+            labels=self.labels, url_name=f"{self.kind}:detail",
+        )  # fmt: skip
+
     @property
     def event_name(self) -> str:
         """The htmx event on which a page refreshes its main panel (the safety-net poll)."""
-        return f"{self.kind}-moved"
+        return f"{self.noun}-moved"
 
     @property
     def panel_id(self) -> str:
-        return f"{self.kind}-main"
+        return f"{self.noun}-main"
 
     def template(self, page: str) -> str:
         return f"{self.kind}/{page}.html"
@@ -312,5 +339,5 @@ class Game:
         """The URL of a move named ``ACTION`` at ``row`` (``{% move_form %}`` fills it in)."""
         from django.urls import reverse
 
-        kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
+        kwargs = {"slug": row.campaign.slug, f"{self.noun}_id": row.pk, "action": "ACTION"}
         return reverse(f"{self.kind}:move", kwargs=kwargs)

@@ -30,6 +30,27 @@ class Contract:
     secrets: Callable[[Any], Mapping[str, Sequence[str]]] = lambda row: {}
     # Fields the odd posts add (a game's own field names).
     fields: Sequence[str] = field(default_factory=tuple)
+    # A game whose tables are not made by the site's ``create`` (the conflict's Dealer sets
+    # its hands up): a new table at ``campaign`` for ``users`` (the host first).
+    start: Callable[[Any, list[Any]], Any] | None = None
+    # The game's pid of the seat a tap names ("p2"), given the table's row.
+    hand: Callable[[Any, str], str] = lambda row, pid: pid
+    # Who sits at a table, in order (the new-game form's players).
+    seated: Callable[[Any], list[Any]] = lambda row: [
+        s.user for s in row.seats.order_by("position")
+    ]
+
+
+def start_game(game: Game, campaign: Any, users: list[Any]) -> Any:
+    """A new table of ``game`` at ``campaign`` for ``users`` (the host first), as its contract
+    says (else through the site, with the new-game form's fields)."""
+    from tests.kit import new_game
+
+    contract = contract_of(game)
+    if contract.start is not None:
+        return contract.start(campaign, users)
+    data = {k: int(v) if v.isdigit() else v for k, v in contract.new(users).items()}
+    return new_game(game.kind, campaign=campaign, actor=users[0], players=users, **data)
 
 
 def contract_of(game: Game) -> Contract:

@@ -20,8 +20,8 @@ from dustdevils.live.tables import Viewer
 from tables.errors import STALE
 from tables.game import Game
 from tables.site import site
-from tests.contract import Contract, Tap, contract_of
-from tests.kit import new_game, race
+from tests.contract import Contract, Tap, contract_of, start_game
+from tests.kit import race
 
 pytestmark = pytest.mark.django_db
 
@@ -47,18 +47,19 @@ def client_of(user: User) -> Client:
 
 
 def start(game: Game, campaign: Any, seats: dict[str, User]) -> Any:
-    users = list(seats.values())
-    data = {k: _value(v) for k, v in contract_of(game).new(users).items()}
-    return new_game(game.kind, campaign=campaign, actor=users[0], players=users, **data)
+    return start_game(game, campaign, list(seats.values()))
 
 
-def _value(raw: str) -> Any:
-    return int(raw) if raw.isdigit() else raw
+def basis(game: Game, row: Any, state: Any, pid: str) -> str:
+    """What the page of seat ``pid`` ("p2") bases its moves on."""
+    return game.basis(state, contract_of(game).hand(row, pid))
 
 
 def written(row: Any) -> tuple[Any, ...]:
     row.refresh_from_db()
-    return row.version, json.dumps(row.state, sort_keys=True), row.lines.count()
+    game = next(g for g in site.games() if g.model is type(row))
+    lines = game.line_model._default_manager.filter(**{game.fk: row}).count()
+    return row.version, json.dumps(row.state, sort_keys=True), lines
 
 
 def tap(game: Game, row: Any, user: User, move: Tap, **kit: Any) -> Any:
@@ -68,7 +69,8 @@ def tap(game: Game, row: Any, user: User, move: Tap, **kit: Any) -> Any:
     row.refresh_from_db()
     fields = fields(row) if callable(fields) else fields
     state = game.load(row.state)
-    post = {"version": row.version, "basis": game.basis(state, pid), "key": "", **fields, **kit}
+    post = {"version": row.version, "basis": basis(game, row, state, pid), "key": "", **fields,
+            **kit}  # fmt: skip
     url = reverse(f"{game.kind}:move", args=[row.campaign.slug, row.pk, action])
     return client_of(user).post(url, post, HTTP_HX_REQUEST="true")
 
@@ -104,7 +106,7 @@ def test_a_new_game_from_the_list_page_once_per_form(
     assert first["Location"] == again["Location"]
     assert game.model._default_manager.filter(campaign=campaign).count() == 1
     row = game.model._default_manager.get(campaign=campaign)
-    assert [s.user for s in row.seats.order_by("position")] == users
+    assert contract_of(game).seated(row) == users
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -134,7 +136,7 @@ def test_two_seats_tapping_on_the_same_page_both_go_through(
     row.refresh_from_db()
     version, state = row.version, game.load(row.state)
     # Both pages were made at this version, each with its own seat's basis.
-    kit = [{"version": version, "basis": game.basis(state, move[0])} for move in (first, second)]
+    kit = [{"version": version, "basis": basis(game, row, state, m[0])} for m in (first, second)]
     for move, made in zip((first, second), kit, strict=True):
         answer = tap(game, row, seats[move[0]], move, **made)
         assert b"data-move-error" not in answer.content, answer.content[:600]
@@ -148,7 +150,7 @@ def test_a_double_tap_applies_once(game: Game, campaign: Any, seats: dict[str, U
     move = contract.together[0]
     row.refresh_from_db()
     version, state = row.version, game.load(row.state)
-    kit = {"version": version, "basis": game.basis(state, move[0]), "key": "double"}
+    kit = {"version": version, "basis": basis(game, row, state, move[0]), "key": "double"}
     assert tap(game, row, seats[move[0]], move, **kit).status_code == 200
     after = written(row)
     again = tap(game, row, seats[move[0]], move, **kit)
@@ -264,7 +266,7 @@ def test_two_seats_at_the_same_instant_both_go_through_and_a_double_tap_once(
 
     def job(i: int) -> int:
         move = moves[i]
-        made = {"version": version, "basis": game.basis(state, move[0]), "key": keys[i]}
+        made = {"version": version, "basis": basis(game, row, state, move[0]), "key": keys[i]}
         answer = tap(game, row, seats[move[0]], move, **made)
         assert b"data-move-error" not in answer.content, answer.content[:600]
         return answer.status_code
@@ -284,11 +286,12 @@ def test_only_the_host_acts_for_another_seat_and_only_for_one_at_the_table(
     pid, action, fields = contract.together[1]
     before = written(row)
     other = next(p for p in seats if p not in (pid, "p1"))
-    if not game.host_acts_for:  # nobody acts for another: a posted seat is not read
-        basis = game.basis(game.load(row.state), pid)
-        tap(game, row, seats[other], (pid, action, fields), pid=pid)
+    if not game.host_acts_for:  # nobody acts for another: another's seat posted moves nothing
+        before_basis = basis(game, row, game.load(row.state), pid)
+        hand = contract_of(game).hand(row, pid)
+        tap(game, row, seats[other], (pid, action, fields), pid=hand)
         row.refresh_from_db()
-        assert game.basis(game.load(row.state), pid) == basis
+        assert basis(game, row, game.load(row.state), pid) == before_basis
         return
     assert tap(game, row, seats[other], (pid, action, fields), pid=pid).status_code == 403
     for odd in ("p9", "\x00", "x" * 500):
