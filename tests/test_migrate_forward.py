@@ -14,10 +14,10 @@ adds its state-only migration to its app's tuple; going back to the target exerc
 
 What the history holds (git log on each app's migrations): Death Enters the Saloon moved in
 a51981e (0003, the campaign's related name: no SQL; before it, 0002); conflicts in 0008 (the
-campaign's related name: no SQL; before it, 0007). Fights are at today's main (0001). Saloon Showdown and The Gunfighter were born on
-the kit (a6437bf, bc4d504): their first migration is their only one, so there is nothing to go
-back to that still holds their tables; their rows stay in place while every other app goes back
-and comes forward, and are checked like the others."""
+campaign's related name: no SQL; before it, 0007). Fights are at today's main (0001). Saloon
+Showdown and The Gunfighter were born on the kit (a6437bf, bc4d504): their first migration is
+their only one, so there is nothing to go back to that still holds their tables; their rows stay
+in place while every other app goes back and comes forward, and are checked like the others."""
 
 from __future__ import annotations
 
