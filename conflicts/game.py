@@ -1,9 +1,10 @@
 """Dust Devils conflicts at the table: their declaration on the site (``tables.game.Game``;
 docs/architecture.md, "The site").
 
-The site gives a conflict what every game has: its URLs under ``c/<slug>/conflicts/`` in the
-namespace ``conflicts``, the safety-net poll and the live streams, "In play now". What is the
-conflict's own it overrides, as a ``ModelAdmin`` does:
+The site gives a conflict (its ``kind`` "conflict", its ``app`` "conflicts") what every game
+has: its URLs under ``c/<slug>/conflicts/`` in the namespace ``conflicts``, the safety-net
+poll and the live streams, "In play now". What is the conflict's own it overrides, as a
+``ModelAdmin`` does:
 
 * its table (``table``): the pipeline's ``ConflictTable`` (``conflicts.services.moves``): the
   whole table read (``conflicts.reads.table_read``), a move of one hand based on that hand;
@@ -39,12 +40,12 @@ from conflicts.selectors import conflict_view
 from conflicts.services.moves import CONFLICTS, ConflictTable, hand_basis
 from tables.game import Game
 from tables.running import MAX_RUNNING, ROW, RunningTable, Seats, running_row
-from tables.site import bound, site
+from tables.site import site
 
 
 class Conflicts(Game):
-    kind = "conflicts"
-    noun = "conflict"  # conflict_id, the live channel conflict-<id>, "conflict-moved"
+    kind = "conflict"  # conflict_id, the live channel conflict-<id>, "conflict-moved"
+    app = "conflicts"  # its URLs c/<slug>/conflicts/…, the namespace conflicts:, its templates
     name = "Conflict"
     blurb = "A Dust Devils conflict: the Dealer sets the hands up, each plays their own."
     missing = "No such conflict in this campaign."
@@ -58,7 +59,7 @@ class Conflicts(Game):
     }
     # Set up by the Dealer from the campaign's pages, not started from a table's lobby; its
     # rulings come first on the Rulings page (``ConflictsConfig.ready``).
-    startable = False
+    in_lobby = False
     shared_screen = True
     host_acts_for = False  # the Dealer plays the NPC and stud hands as their own
 
@@ -76,7 +77,7 @@ class Conflicts(Game):
     new_view = pages.conflict_new
     detail_view = pages.detail
     table_view = pages.table
-    move_view = pages.act
+    act_view = pages.act
 
     @cached_property
     def table(self) -> ConflictTable:
@@ -89,11 +90,12 @@ class Conflicts(Game):
 
     def extra_urls(self) -> list[Any]:
         one = "<int:conflict_id>/"
-        own = [
-            ("advice/", "advice", pages.advice), ("again/", "again", pages.deal_again),
-            ("narrate/", "narrate", pages.narrate), ("replay/", "replay", pages.replay),
-        ]  # fmt: skip
-        return [path(one + route, bound(view, self), name=name) for route, name, view in own]
+        return [
+            path(one + "advice/", pages.advice, name="advice"),
+            path(one + "again/", pages.deal_again, name="again"),
+            path(one + "narrate/", pages.narrate, name="narrate"),
+            path(one + "replay/", pages.replay, name="replay"),
+        ]
 
     def root_urls(self) -> list[URLPattern]:
         return [path("rulings/", pages.rulings, name="rulings")]
@@ -137,7 +139,7 @@ class Conflicts(Game):
         )
         return [
             running_row(
-                self.noun,
+                self.kind,
                 row,
                 url_name="conflicts:detail",
                 labels=self.labels,

@@ -120,10 +120,12 @@ def table(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> Htt
     return render(request, "conflicts/table.html" + ("#main" if request.htmx else ""), context)
 
 
-@page(never_cache, login_required, require_GET)
-def advice(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
+@never_cache
+@login_required
+@require_GET
+def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The discard advisor for the knack (and chip) chosen in the draw form (R13)."""
-    membership, read = _load(request, slug, table_id)
+    membership, read = _load(request, slug, conflict_id)
     form = AdviceForm(request.GET)
     if not form.is_valid():
         raise Http404("No advice for that hand.")
@@ -167,23 +169,25 @@ def _move(
     return _after(request, table_id, membership, moved=True, read=read)
 
 
-@page(login_required, require_POST)
-def deal_again(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
+@login_required
+@require_POST
+def deal_again(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """R20: a new conflict linked to this one, with a fresh deck."""
     membership = _member(request, slug, dealer=True)
     try:
-        fresh = conflict_deal_again(conflict_id=table_id, membership=membership)
+        fresh = conflict_deal_again(conflict_id=conflict_id, membership=membership)
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:
-        return _after(request, table_id, membership, error=str(error))
+        return _after(request, conflict_id, membership, error=str(error))
     messages.success(request, f"Dealt again: “{fresh.title}” continues the fight (R20).")
     url = fresh.get_absolute_url()
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-@page(login_required, require_POST)
-def narrate(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
+@login_required
+@require_POST
+def narrate(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """The narrator (or the Dealer) writes down what they narrated: it goes on the timeline."""
     membership = _member(request, slug)
     form = NarrateForm(request.POST)
@@ -191,21 +195,23 @@ def narrate(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> H
         if not form.is_valid():
             raise ConflictError(problem_of(form))
         conflict_narrate(
-            conflict_id=table_id, membership=membership, text=form.cleaned_data["text"],
+            conflict_id=conflict_id, membership=membership, text=form.cleaned_data["text"],
             key=form.cleaned_data["key"],
         )  # fmt: skip
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:
-        return _after(request, table_id, membership, error=str(error))
-    return _after(request, table_id, membership, notice="The narration is on the timeline.")
+        return _after(request, conflict_id, membership, error=str(error))
+    return _after(request, conflict_id, membership, notice="The narration is on the timeline.")
 
 
-@page(never_cache, login_required, require_GET)
-def replay(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
+@never_cache
+@login_required
+@require_GET
+def replay(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     """A finished conflict, step by step (``?step=`` from 1): what each move left on the table,
     as this viewer may see it (R10). Opens once the conflict has ended."""
-    membership, read = _load(request, slug, table_id)
+    membership, read = _load(request, slug, conflict_id)
     if not read.conflict.is_over:  # before any replay state is read
         raise Http404("The replay opens when the conflict is over.")
     snapshots = replay_snapshots(read.conflict)
@@ -214,7 +220,7 @@ def replay(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> Ht
     step = whole_number(request.GET.get("step"), minimum=1)  # clamped by replay_view
     index = step - 1 if step is not None else len(snapshots) - 1
     context = replay_view(read, snapshots, membership, index)
-    context["links"] = conflict_links(membership.campaign.slug, table_id)
+    context["links"] = conflict_links(membership.campaign.slug, conflict_id)
     # Live until dealt again, as the conflict's own page (selectors.view: "live").
     context["live"] = not read.continued_by
     return render(request, "conflicts/replay.html", context)

@@ -3,8 +3,10 @@
 A game at the table subclasses ``Game`` once, in its app's ``game.py``, and registers an
 instance with the site (``tables.site.site.register``). It declares what is its own:
 
-* who it is: ``kind`` (its URL namespace, live channel and "In play now" kind), ``name``,
-  ``players``, ``blurb``, ``order``; the phases' ``labels``; its ``rulings``;
+* who it is: ``kind`` (its live channel and "In play now" kind, and its URL namespace, pages'
+  URL and templates' folder unless ``app`` names another: the conflicts' kind is "conflict",
+  their app "conflicts"), ``name``, ``players``, ``blurb``, ``order``; the phases' ``labels``;
+  its ``rulings``;
 * its models, on the kit's bases (``TableRow``, ``TableSeat``, ``TimelineLine``,
   ``MoveKeyBase``); the foreign key of seats, lines and keys to the row is ``fk``;
 * its engine: ``new_state`` (a new game's state and opening events), ``apply`` (a move),
@@ -14,15 +16,15 @@ instance with the site (``tables.site.site.register``). It declares what is its 
 * its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
 * its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
-  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
-  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  engine's per-viewer view) and the templates ``<app>/list.html`` and ``<app>/detail.html``
+  (with a ``main`` partial), optionally ``<app>/table.html`` (``shared_screen``) and the story
   (``story_markdown``).
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
-"In play now" provider, the lobby's games list, the Rulings entries. A game overrides only
-what really differs (think ``ModelAdmin``): a page, as ``<name>_view`` (a site view's
-signature, ``view(game, request, slug, …)``, marked with ``tables.pages.page``); its ``table``
-(the move pipeline's), its ``live`` table, its ``running`` tables; and adds its own URLs.
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a page
+only where it really differs, as a method ``<name>_view(request, slug, …)`` marked like the
+site's own (``tables.pages.page``; think ``ModelAdmin``), "In play now" (``running``) where
+its seats are not the site's users at a table, its pipeline's ``table`` and its ``live`` table.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from django.db import models
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
-from tables.running import RunningTable, Seats, seated_running
 
 
 def md(text: str) -> str:
@@ -154,9 +155,9 @@ class Game:
     """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
 
     kind: ClassVar[str]
-    # One table's name in its URL's id (``<noun>_id``), its live channel, "In play now" and
-    # its page's events (``<noun>-moved``, ``<noun>-main``): the kind, unless said otherwise.
-    noun: str = ""
+    # Its URL namespace, its pages' URL (``c/<slug>/<app>/``) and its templates' folder, when
+    # not ``kind`` (``namespace``).
+    app: ClassVar[str] = ""
     name: ClassVar[str]
     players: ClassVar[str] = ""  # "2–6 players"
     blurb: ClassVar[str] = ""
@@ -165,8 +166,6 @@ class Game:
     no_seat: ClassVar[str] = "No such player at this game."
     labels: ClassVar[Mapping[str, str]] = {}
     rulings: ClassVar[Sequence[Any]] = ()
-    # Listed among the games a table can start (the lobby's, the campaign page's).
-    startable: ClassVar[bool] = True
 
     model: ClassVar[type[models.Model]]
     seat_model: ClassVar[type[models.Model]]
@@ -184,9 +183,11 @@ class Game:
     # The flash after a new game, and the opening line ({actor}: who started it).
     started: ClassVar[str] = "The game is on."
     opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # Listed among the games a table starts (the lobby, the campaign page).
+    in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
-    # A shared screen (``<kind>/table.html``) and a story to download.
+    # A shared screen (``<app>/table.html``) and a story to download.
     shared_screen: ClassVar[bool] = False
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
@@ -197,8 +198,10 @@ class Game:
     # thread), or is made from ``screen_row`` alone (in the event loop).
     screens_query: ClassVar[bool] = True
 
-    def __init__(self) -> None:
-        self.noun = self.noun or self.kind
+    @property
+    def namespace(self) -> str:
+        """Its URL namespace, its pages' URL segment and its templates' folder."""
+        return self.app or self.kind
 
     @cached_property
     def table(self) -> Table[Any]:
@@ -206,7 +209,7 @@ class Game:
         made = type(
             f"{type(self).__name__}Table", (GameTable,),
             {"game": self, "model": self.model, "key_model": self.key_model,
-             "line_model": self.line_model, "fk": self.fk, "channel": self.noun,
+             "line_model": self.line_model, "fk": self.fk, "channel": self.kind,
              "missing": self.missing},
         )  # fmt: skip
         return made()  # type: ignore[no-any-return]
@@ -216,28 +219,22 @@ class Game:
         site's (``tables.site.live_table``), every screen made through ``view``."""
         return None
 
-    def running(self, seats: Seats) -> list[RunningTable]:
-        """The game's tables in "In play now" (``tables.running``): those not over where the
-        viewer has a seat, or every one of the campaigns they host."""
-        mine = self.seat_model._default_manager.filter(
-            **{self.fk: models.OuterRef("pk"), "user_id": seats.user_id}
-        )
-        return seated_running(
-            seats, kind=self.noun, model=self.model, seated=models.Exists(mine),
-            labels=self.labels, url_name=f"{self.kind}:detail",
-        )  # fmt: skip
+    def running(self, seats: Any) -> list[Any] | None:
+        """Its tables in "In play now" for ``seats`` (``tables.running.Seats``); None: the
+        site's, from the seats' users (``tables.site.running_tables``)."""
+        return None
 
     @property
     def event_name(self) -> str:
         """The htmx event on which a page refreshes its main panel (the safety-net poll)."""
-        return f"{self.noun}-moved"
+        return f"{self.kind}-moved"
 
     @property
     def panel_id(self) -> str:
-        return f"{self.noun}-main"
+        return f"{self.kind}-main"
 
     def template(self, page: str) -> str:
-        return f"{self.kind}/{page}.html"
+        return f"{self.namespace}/{page}.html"
 
     # --- The engine -------------------------------------------------------------------------
     def new_state(
@@ -339,5 +336,5 @@ class Game:
         """The URL of a move named ``ACTION`` at ``row`` (``{% move_form %}`` fills it in)."""
         from django.urls import reverse
 
-        kwargs = {"slug": row.campaign.slug, f"{self.noun}_id": row.pk, "action": "ACTION"}
-        return reverse(f"{self.kind}:move", kwargs=kwargs)
+        kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
+        return reverse(f"{self.namespace}:move", kwargs=kwargs)

@@ -53,7 +53,7 @@ def objects(
     member = Membership.objects.get(campaign=campaign, user=player_a)
     # Every declared game (tables.site), started as its contract says (tests/contract.py).
     declared = {
-        f"{game.noun}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
+        f"{game.kind}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
         for game in site.games()
     }
     assert isinstance(note, Note)

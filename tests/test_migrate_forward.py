@@ -204,10 +204,10 @@ def pages(row: Any) -> list[str]:
     if game is None:
         one = row.get_absolute_url()
         return [one, one + "table/", one + "version/"]
-    slug, one = row.campaign.slug, {f"{game.noun}_id": row.pk}
+    slug, one = row.campaign.slug, {f"{game.kind}_id": row.pk}
     names = ["detail", "version"] + ["table"] * game.shared_screen + ["story"] * game.has_story
-    return [reverse(f"{game.kind}:list", kwargs={"slug": slug})] + [
-        reverse(f"{game.kind}:{name}", kwargs={"slug": slug, **one}) for name in names
+    return [reverse(f"{game.namespace}:list", kwargs={"slug": slug})] + [
+        reverse(f"{game.namespace}:{name}", kwargs={"slug": slug, **one}) for name in names
     ]
 
 

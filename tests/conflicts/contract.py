@@ -4,8 +4,8 @@ their sizing and deals; in the Draw both players stand pat at once, each on thei
 proposal in the Draw is refused; no player sees another's hand, nor the stud (R10).
 
 A conflict's hands are held by characters, not users: its table is set up by the Dealer (the
-contract's ``start``), a seat's moves name their hand (``pid``: ``hand``), and who sits at it
-is the Dealer who set it up and the characters' players (``seated``)."""
+contract's ``start``, ``new_post``), a seat's moves name their hand (``pid``: ``scope``), and
+who sits at it is the Dealer who set it up and the characters' players (``seated``)."""
 
 from __future__ import annotations
 
@@ -42,17 +42,14 @@ def start(campaign: Any, users: list[Any]) -> Any:
     )  # fmt: skip
 
 
-def new(users: list[Any]) -> dict[str, str]:
+def new_post(campaign: Any, users: list[Any]) -> dict[str, str]:
     """The Dealer's set-up form: the players' characters take part, against a 5-card stud."""
-    from campaigns.models import Membership
-
-    campaign = Membership.objects.get(user=users[0], role="dealer").campaign
     takes = {f"{field}_{pc.pk}": value for pc in pcs(campaign, users)
              for field, value in (("take", "on"), ("side", "players"))}  # fmt: skip
     return {"title": "The contract", "stakes": "0", "stud": "5", **takes}
 
 
-def hand(row: Any, pid: str) -> str:
+def scope(row: Any, pid: str) -> str:
     """p2 and p3: the players' hands, in the order set up; p1: the Dealer's stud."""
     seats = list(row.seats.order_by("id").values_list("pid", flat=True))
     return seats[-1] if pid == "p1" else seats[int(pid[1:]) - 2]
@@ -67,7 +64,7 @@ def of(pid: str, **fields: Any) -> Any:
     """A move's fields about the hand of seat ``pid``, as its phone posts them."""
 
     def made(row: Any) -> dict[str, Any]:
-        return {"pid": hand(row, pid), **fields}
+        return {"pid": scope(row, pid), **fields}
 
     return made
 
@@ -78,16 +75,16 @@ def secrets(row: Any) -> dict[str, list[str]]:
     state = state_from_data(row.state)
     cards = {p.pid: [f'data-card="{c.text}"' for c in p.hand] for p in state.participants}
     return {
-        seat: [card for pid, shown in cards.items() if pid != hand(row, seat) for card in shown]
+        seat: [card for pid, shown in cards.items() if pid != scope(row, seat) for card in shown]
         for seat in ("p2", "p3")
     }
 
 
 CONTRACT = Contract(
-    new=new,
     start=start,
-    hand=hand,
+    new_post=new_post,
     seated=seated,
+    scope=scope,
     setup=(
         ("p1", "approve", of("p2", attributes=["hand", "eye"], devil="0")),
         ("p1", "approve", of("p3", attributes=["guts", "heart"], devil="0")),

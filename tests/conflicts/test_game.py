@@ -23,13 +23,13 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_is_the_sites_conflicts_game_at_the_urls_it_always_had() -> None:
-    assert site.get("conflicts") is CONFLICT
+    assert site.get("conflict") is CONFLICT
     assert reverse("conflicts:detail", args=["dry-gulch", 7]) == "/c/dry-gulch/conflicts/7/"
     assert reverse("conflicts:stream", args=["dry-gulch", 7]) == "/c/dry-gulch/conflicts/7/stream/"
     assert reverse("conflicts:advice", args=["dry-gulch", 7]) == "/c/dry-gulch/conflicts/7/advice/"
     assert reverse("conflicts:rulings") == "/rulings/"
     # Set up by the Dealer from the campaign's pages: not one of the lobby's games.
-    assert "conflicts" not in {g.kind for g in tablegames.games()}
+    assert "conflict" not in {g.kind for g in tablegames.games()}
 
 
 def test_its_tables_keep_their_names_in_play_now_and_on_the_live_channel(
