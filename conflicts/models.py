@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from tables.models import TableRow, TimelineLine
@@ -67,11 +66,6 @@ class Conflict(TableRow):
 
     def __str__(self) -> str:
         return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse(
-            "conflicts:detail", kwargs={"slug": self.campaign.slug, "conflict_id": self.pk}
-        )
 
 
 class Seat(models.Model):
