@@ -10,13 +10,9 @@ class ConflictsConfig(AppConfig):
     name = "conflicts"
 
     def ready(self) -> None:
-        from conflicts.models import Conflict
         from conflicts.rulings import RULINGS
-        from conflicts.running import running
         from tables import rulings
-        from tables.running import register
 
-        # Its tables in every page's "In play now" banner, their set-up and end announced.
-        register("conflict", running=running, model=Conflict)
-        # The Dust Devils rulings, first on the Rulings page (tables.rulings).
+        # The game is declared in conflicts/game.py (the site finds it); the Dust Devils
+        # rulings come first on the Rulings page (tables.rulings).
         rulings.register(*RULINGS, base=True)

@@ -25,7 +25,7 @@ from dustdevils.memo import bounded
 from tables.pieces import planned
 
 if TYPE_CHECKING:
-    from conflicts.selectors.rows import CardView
+    from tables.cards import CardView
 
 
 @bounded(16384)  # timeline lines, rosters: a few KiB each at most

@@ -1,13 +1,15 @@
-"""Conflicts at the table: the engine's state in one row, who plays which hand, and the timeline."""
+"""Conflicts at the table, on the kit's bases (``tables.models``) where the fields match: the
+engine's state in one row (``TableRow``), the timeline (``TimelineLine``), the move keys
+(``MoveKeyBase``). A hand is held by a character, not a user, so ``Seat`` keeps its own shape.
+The constraints keep the names they were made with (migration 0008 changes no table)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
+from tables.models import TableRow, TimelineLine
 
 
 class Side(models.TextChoices):
@@ -18,9 +20,9 @@ class Side(models.TextChoices):
     THIRD = "third", "A third side"
 
 
-class Conflict(models.Model):
+class Conflict(TableRow):
     """One Deal to its resolution. ``state`` is the engine's state (conflicts.engine.serial);
-    every move locks this row, checks ``version`` and bumps it."""
+    every move locks this row, checks ``version`` and bumps it (``tables.moves``)."""
 
     class Phase(models.TextChoices):
         """The engine's ``Phase`` (the same values; a test holds them equal) and its label."""
@@ -35,9 +37,6 @@ class Conflict(models.Model):
 
     OVER = (Phase.DONE, Phase.FOLDED, Phase.CANCELLED)
 
-    campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="conflicts"
-    )
     session = models.ForeignKey(
         "campaigns.GameSession",
         on_delete=models.SET_NULL,
@@ -46,8 +45,6 @@ class Conflict(models.Model):
         related_name="conflicts",
     )
     title = models.CharField(max_length=160)
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
     # The state's phase, for queries.
     phase = models.CharField(max_length=12, choices=Phase.choices, db_index=True)
     previous = models.ForeignKey(
@@ -62,27 +59,13 @@ class Conflict(models.Model):
         related_name="conflicts",
     )
     fight_round = models.PositiveIntegerField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_move_at = models.DateTimeField(auto_now=True)
     abandoned_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(TableRow.Meta):
+        pass
 
     def __str__(self) -> str:
         return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse(
-            "conflicts:detail", kwargs={"slug": self.campaign.slug, "conflict_id": self.pk}
-        )
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase in self.OVER
 
 
 class Seat(models.Model):
@@ -105,26 +88,15 @@ class Seat(models.Model):
         return f"{self.pid} in {self.conflict}"
 
 
-class Event(models.Model):
+class Event(TimelineLine):
     """The conflict's timeline: every step, who did it, what was revealed when."""
 
     conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    text = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["seq"]
+    class Meta(TimelineLine.Meta):
         constraints = [
             models.UniqueConstraint(fields=["conflict", "seq"], name="event_seq_once"),
         ]
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class MoveKey(MoveKeyBase):

@@ -1,15 +1,13 @@
 """Live conflict screens: the Dealer's console, a player's view and the shared table view, on
-the one live-table protocol (``dustdevils.live.tables``). The shared read is ``screens_read``;
+the one live-table protocol (``dustdevils.live.tables``): the conflict's own live table
+(``Conflicts.live``; the site serves its streams). The shared read is ``screens_read``;
 each screen is rendered from it through the per-viewer choke point ``conflict_view`` (R10) —
 the same partial the detail or table page renders, so no card can reach a stream that the page
 would not show."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
-from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
 
 from campaigns.access import membership_for
 from campaigns.models import Membership
@@ -75,21 +73,9 @@ def _versions(ids: list[int]) -> list[tuple[int, int]]:
 CONFLICTS: LiveTable[TableRead] = LiveTable(
     kind="conflict",
     admit=membership_for,
-    load=screens_read,
+    load=lambda conflict_id: screens_read(conflict_id),  # looked up at each read: tests count
     after=_known_odds,
     panel=_panel,
     versions=_versions,
     missing="No such conflict in this campaign.",
 )
-
-
-@require_GET
-async def conflict_stream(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponseBase:
-    """The Dealer's console or the player's view, live."""
-    return await CONFLICTS.open(request, slug, conflict_id, as_table=False)
-
-
-@require_GET
-async def table_stream(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponseBase:
-    """The shared table view, live (public facts only, R10)."""
-    return await CONFLICTS.open(request, slug, conflict_id, as_table=True)

@@ -3,8 +3,10 @@
 A game at the table subclasses ``Game`` once, in its app's ``game.py``, and registers an
 instance with the site (``tables.site.site.register``). It declares what is its own:
 
-* who it is: ``kind`` (its URL namespace, live channel and "In play now" kind), ``name``,
-  ``players``, ``blurb``, ``order``; the phases' ``labels``; its ``rulings``;
+* who it is: ``kind`` (its live channel and "In play now" kind, and its URL namespace, pages'
+  URL and templates' folder unless ``app`` names another: the conflicts' kind is "conflict",
+  their app "conflicts"), ``name``, ``players``, ``blurb``, ``order``; the phases' ``labels``;
+  its ``rulings``;
 * its models, on the kit's bases (``TableRow``, ``TableSeat``, ``TimelineLine``,
   ``MoveKeyBase``); the foreign key of seats, lines and keys to the row is ``fk``;
 * its engine: ``new_state`` (a new game's state and opening events), ``apply`` (a move),
@@ -15,13 +17,15 @@ instance with the site (``tables.site.site.register``). It declares what is its 
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
 * its screens: ``screen`` (its part of a viewer's context, from the engine's per-viewer view;
   ``view`` adds what every screen has), for the host ``proxies`` (the seats they may act for),
-  and the templates ``<kind>/list.html`` and ``<kind>/detail.html`` (with a ``main``
-  partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  and the templates ``<app>/list.html`` and ``<app>/detail.html`` (with a ``main``
+  partial), optionally ``<app>/table.html`` (``shared_screen``) and the story
   (``story_markdown``); ``one_off`` when its list page is a one-off table's lobby.
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
-"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
-only where it really differs, as a method (think ``ModelAdmin``).
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a page
+only where it really differs, as a method ``<name>_view(request, slug, …)`` marked like the
+site's own (``tables.pages.page``; think ``ModelAdmin``), "In play now" (``running``) where
+its seats are not the site's users at a table, its pipeline's ``table`` and its ``live`` table.
 """
 
 from __future__ import annotations
@@ -160,6 +164,9 @@ class Game:
     """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
 
     kind: ClassVar[str]
+    # Its URL namespace, its pages' URL (``c/<slug>/<app>/``) and its templates' folder, when
+    # not ``kind`` (``namespace``).
+    app: ClassVar[str] = ""
     name: ClassVar[str]
     players: ClassVar[str] = ""  # "2–6 players"
     blurb: ClassVar[str] = ""
@@ -185,9 +192,11 @@ class Game:
     # The flash after a new game, and the opening line ({actor}: who started it).
     started: ClassVar[str] = "The game is on."
     opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # Listed among the games a table starts (the lobby, the campaign page).
+    in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
-    # A shared screen (``<kind>/table.html``) and a story to download.
+    # A shared screen (``<app>/table.html``) and a story to download.
     shared_screen: ClassVar[bool] = False
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
@@ -203,8 +212,13 @@ class Game:
     # thread), or is made from ``screen_row`` alone (in the event loop).
     screens_query: ClassVar[bool] = True
 
+    @property
+    def namespace(self) -> str:
+        """Its URL namespace, its pages' URL segment and its templates' folder."""
+        return self.app or self.kind
+
     @cached_property
-    def table(self) -> GameTable:
+    def table(self) -> Table[Any]:
         """This game's table as the move pipeline moves it."""
         made = type(
             f"{type(self).__name__}Table", (GameTable,),
@@ -213,6 +227,16 @@ class Game:
              "missing": self.missing},
         )  # fmt: skip
         return made()  # type: ignore[no-any-return]
+
+    def live(self) -> Any:
+        """The game's own live table (``dustdevils.live.tables.LiveTable``), or None: the
+        site's (``tables.site.live_table``), every screen made through ``view``."""
+        return None
+
+    def running(self, seats: Any) -> list[Any] | None:
+        """Its tables in "In play now" for ``seats`` (``tables.running.Seats``); None: the
+        site's, from the seats' users (``tables.site.running_tables``)."""
+        return None
 
     @property
     def event_name(self) -> str:
@@ -224,7 +248,7 @@ class Game:
         return f"{self.kind}-main"
 
     def template(self, page: str) -> str:
-        return f"{self.kind}/{page}.html"
+        return f"{self.namespace}/{page}.html"
 
     # --- The engine -------------------------------------------------------------------------
     def new_state(
@@ -383,4 +407,4 @@ class Game:
         from django.urls import reverse
 
         kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
-        return reverse(f"{self.kind}:move", kwargs=kwargs)
+        return reverse(f"{self.namespace}:move", kwargs=kwargs)

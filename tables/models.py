@@ -19,9 +19,10 @@ class TableRow(models.Model):
     one-off table is a campaign of kind one-off). The pipeline: ``tables.moves``."""
 
     OVER: tuple[str, ...] = ()
-    # Its game's kind (the URL namespace of its pages), told by the site when the game
-    # registers (``tables.site``).
+    # Its game's kind (its page's ``<kind>_id``) and the URL namespace of its pages, told by
+    # the site when the game registers (``tables.site``).
     KIND: ClassVar[str] = ""
+    NAMESPACE: ClassVar[str] = ""
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="%(class)ss"
@@ -42,7 +43,7 @@ class TableRow(models.Model):
     def get_absolute_url(self) -> str:
         """Its page: a seated player's phone, or a watcher's screen."""
         kwargs = {"slug": self.campaign.slug, f"{self.KIND}_id": self.pk}
-        return reverse(f"{self.KIND}:detail", kwargs=kwargs)
+        return reverse(f"{self.NAMESPACE or self.KIND}:detail", kwargs=kwargs)
 
     @property
     def is_over(self) -> bool:

@@ -18,8 +18,7 @@ from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from tables.site import site
-from tests.contract import contract_of
-from tests.kit import new_game
+from tests.contract import start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -54,22 +53,14 @@ def objects(
     member = Membership.objects.get(campaign=campaign, user=player_a)
     # Every declared game (tables.site), started as its contract says (tests/contract.py).
     declared = {
-        f"{game.kind}_id": new_game(
-            game.kind,
-            campaign=campaign,
-            actor=dealer,
-            players=[dealer, player_a, player_b],
-            **{
-                k: int(v) if v.isdigit() else v
-                for k, v in contract_of(game).new([dealer, player_a, player_b]).items()
-            },
-        ).pk
+        f"{game.kind}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
         for game in site.games()
     }
     assert isinstance(note, Note)
     assert isinstance(session, GameSession)
     assert isinstance(invite, Invite)
     return {
+        **declared,  # the conflict of this test's own set-up below, not the contract's
         "slug": campaign.slug,
         "note_id": note.pk,
         "link_id": link.pk,
@@ -81,7 +72,6 @@ def objects(
         "fight_id": fight.pk,
         "line_id": site.get("saloon").model.objects.get(pk=declared["saloon_id"]).lines.first().pk,
         "action": "call",
-        **declared,
     }
 
 

@@ -12,7 +12,8 @@
 The table itself is read by ``conflicts.reads.table_read``.
 """
 
-from conflicts.selectors.rows import CardView, HandRow, card_view
+from conflicts.selectors.rows import HandRow
 from conflicts.selectors.view import conflict_view, conflicts_of, events_at
+from tables.cards import CardView, card_view
 
 __all__ = ["CardView", "HandRow", "card_view", "conflict_view", "conflicts_of", "events_at"]

@@ -21,8 +21,8 @@ from conflicts.selectors.rows import (
     OwedRow,
     Phase,
     display_name,
-    display_order,
 )
+from tables.cards import display_order
 
 
 def hand_row(

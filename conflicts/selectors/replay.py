@@ -20,8 +20,9 @@ from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data
 from conflicts.models import Conflict, Snapshot
 from conflicts.reads import TableRead
-from conflicts.selectors.rows import PHASE_LABELS, CardView, card_view, display_order
+from conflicts.selectors.rows import PHASE_LABELS
 from conflicts.services import controlled_pids_among
+from tables.cards import CardView, card_view, display_order
 from tables.errors import readable
 
 

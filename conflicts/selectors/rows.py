@@ -3,16 +3,15 @@ as ``CardView``, and only those ``visible_cards`` let through, R10), and the lab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 
-from cards.deck import Card
 from characters.models import Character
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
+from tables.cards import CardView
 
 Phase = engine.Phase
 
@@ -31,27 +30,6 @@ def display_name(user: User | None) -> str:
     if user is None:
         return ""
     return user.first_name or user.get_username()
-
-
-@dataclass(frozen=True)
-class CardView:
-    text: str
-    rank: str
-    suit: str
-    red: bool
-    name: str
-
-
-def display_order(cards: Iterable[Card]) -> list[Card]:
-    """How a hand is shown: jokers first (red, then black), then by rank and suit, highest
-    first (R2, R24's order) — the same order whoever looks, so a player finds a card at once."""
-    return sorted(cards, key=lambda c: (not c.is_joker, -c.joker, -c.rank, -c.suit))
-
-
-def card_view(card: Card) -> CardView:
-    if card.is_joker:
-        return CardView(card.text, "★", "", card.is_red, card.words)
-    return CardView(card.text, card.rank_text, card.text[-1], card.is_red, card.words)
 
 
 @dataclass

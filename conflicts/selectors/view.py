@@ -22,18 +22,13 @@ from conflicts.models import Conflict
 from conflicts.reads import TableRead, with_gunfight
 from conflicts.selectors.advice import table_view
 from conflicts.selectors.hands import enrich_npc, enrich_own, hand_row, owed_row
-from conflicts.selectors.rows import (
-    PHASE_LABELS,
-    CardView,
-    HandRow,
-    Phase,
-    card_view,
-)
+from conflicts.selectors.rows import PHASE_LABELS, HandRow, Phase
 from conflicts.selectors.steps import dealer_step, player_step
 from conflicts.services import controlled_pids_among
 from conflicts.services.moves import hand_basis
 from dustdevils.idempotency import FreshKey
 from dustdevils.memo import bounded
+from tables.cards import CardView, card_view
 
 
 def conflicts_of(campaign: Campaign) -> QuerySet[Conflict]:

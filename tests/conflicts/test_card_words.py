@@ -1,6 +1,6 @@
 """Cards announced in words (issue 36 #5): every card a screen shows as a face or a short code
 carries its name for a screen reader ("ten of hearts", "red joker"), through one shared tag
-library (conflicts/templatetags/table_tags.py), and the words never name a card the text did
+library (tables/templatetags/table_tags.py), and the words never name a card the text did
 not already show."""
 
 from __future__ import annotations

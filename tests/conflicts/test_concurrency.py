@@ -1,6 +1,7 @@
 """Moves racing each other on real PostgreSQL: the conflict row is locked for every move, a
-stale form or a repeated submit changes nothing (docs/architecture.md, "The shape of a table
-action")."""
+stale Dealer's form changes nothing (docs/architecture.md, "The shape of a table action"). Two
+hands moving at once and a double tap are the kit's promises, held for every game in
+tests/tables/test_contract.py (the conflict's: tests/conflicts/contract.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import pytest
 from django.db import connection
 
 from campaigns.models import Membership
-from characters.models import ChipEntry
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict, Event
 from conflicts.services import ConflictError, HandSpec, conflict_create, conflict_move
@@ -28,23 +28,6 @@ def table(campaign: Any, dealer: Any, pc_a: Any, pc_b: Any) -> Conflict:
         title="Showdown on Main Street",
         hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
     )
-
-
-def test_it_applies_a_double_click_once(
-    table: Conflict, campaign: Any, player_a: Any, pc_a: Any
-) -> None:
-    seat = Membership.objects.get(user=player_a, campaign=campaign)
-    move = engine.SpendExtraCard(f"c{pc_a.pk}")
-    results = race(
-        6,
-        lambda i: conflict_move(
-            conflict_id=table.pk, membership=seat, move=move, version=0, key="same-click"
-        ),
-    )
-    assert not [r for r in results if isinstance(r, Exception)]
-    table.refresh_from_db()
-    assert table.version == 1
-    assert ChipEntry.objects.filter(conflict=table).count() == 1  # one chip, not six
 
 
 def test_it_lets_one_of_many_moves_on_the_same_version_through(
@@ -66,36 +49,6 @@ def test_it_lets_one_of_many_moves_on_the_same_version_through(
     assert len(stale) == 5
     table.refresh_from_db()
     assert table.version == 1
-
-
-def test_it_serialises_moves_without_losing_one(
-    table: Conflict, campaign: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any
-) -> None:
-    from characters.services import chips_grant
-
-    chips_grant(character_id=pc_b.pk, amount=2, actor=None)
-    seats = {
-        f"c{pc_a.pk}": Membership.objects.get(user=player_a, campaign=campaign),
-        f"c{pc_b.pk}": Membership.objects.get(user=player_b, campaign=campaign),
-    }
-    jobs = [(pid, kind) for pid in seats for kind in ("propose", "extra")]
-
-    def job(i: int) -> object:
-        pid, kind = jobs[i]
-        move: engine.Move = (
-            engine.Propose(pid, ("hand", "guts"))
-            if kind == "propose"
-            else engine.SpendExtraCard(pid)
-        )
-        return conflict_move(conflict_id=table.pk, membership=seats[pid], move=move, version=None)
-
-    results = race(len(jobs), job)
-    assert not [r for r in results if isinstance(r, Exception)]
-    table.refresh_from_db()
-    assert table.version == len(jobs)
-    seqs = list(Event.objects.filter(conflict=table).values_list("seq", flat=True))
-    assert seqs == list(range(1, len(seqs) + 1))
-    assert ChipEntry.objects.filter(conflict=table, reason="extra_card").count() == 2
 
 
 def test_a_move_that_waited_for_the_lock_reads_what_the_holder_committed(

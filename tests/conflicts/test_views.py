@@ -25,7 +25,6 @@ from django.utils.html import strip_tags
 
 from campaigns.models import Membership
 from cards.deck import Card, Deck, parse_cards
-from characters.models import ChipEntry
 from characters.services import chips_grant
 from conflicts.engine import conflict as engine
 from conflicts.engine.serial import state_from_data, state_to_data
@@ -231,20 +230,6 @@ def test_it_rerenders_the_current_table_for_a_stale_form(
         assert 'name="version" value="1"' in html
     else:
         assert message in table.messages(player_a)
-
-
-def test_it_ignores_a_repeated_key_a_double_click_R15(
-    table: Table, player_a: User, pc_a: Any
-) -> None:
-    for htmx in (False, True):
-        response = table.post(
-            player_a, "extra-card", htmx=htmx, key="same-click", version=0, pid=pid_of(pc_a)
-        )
-        assert response.status_code in (200, 302)
-    assert table.version == 1
-    assert ChipEntry.objects.filter(reason="extra_card").count() == 1
-    pc_a.refresh_from_db()
-    assert pc_a.chips == 2
 
 
 def test_it_refuses_a_get_on_a_move_and_an_unknown_move(

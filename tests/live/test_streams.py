@@ -9,7 +9,6 @@ database from worker threads, so these tests use committed data (``transaction=T
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -256,8 +255,7 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
         reads.append(conflict_id)
         return real_load(conflict_id)
 
-    counting = dataclasses.replace(streams.CONFLICTS, load=counting_load)
-    monkeypatch.setattr(streams, "CONFLICTS", counting)
+    monkeypatch.setattr(streams, "table_read", counting_load)
 
     async def scenario() -> list[list[Event]]:
         opened = [await open_stream(cast[who], url) for who in ("dealer", "player_a", "player_b")]

@@ -1,4 +1,5 @@
-"""Small tags for the conflict screens, in place of tiny included templates.
+"""Small tags for every game's screens, in place of tiny included templates: a ruling's link,
+cards as faces or as words in running text.
 
 A table's screens are re-rendered for every viewer after every move (the live streams), so the
 markup that repeats the most — the opening of each move form, each ruling link, each card — is
@@ -18,8 +19,8 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.deck import Card, parse_card
-from conflicts.selectors.rows import CardView, card_view
 from dustdevils.memo import bounded
+from tables.cards import CardView, card_view
 
 register = template.Library()
 
@@ -52,8 +53,9 @@ def cards(row: Iterable[Any], small: bool = False, laid: Iterable[Any] = ()) -> 
 
 
 def shown(c: Any) -> CardView:
-    """Any card a screen shows — a ``CardView``, a ``Card``, another game's face-up card with a
-    ``text``, or the text itself ("10♥", "RJ") — as a ``CardView``, its name in words."""
+    """Any card a screen shows — a ``CardView`` (``tables.cards``), a ``Card``, another game's
+    face-up card with a ``text``, or the text itself ("10♥", "RJ") — as a ``CardView``, its name
+    in words."""
     if isinstance(c, CardView):
         return c
     return card_view(c if isinstance(c, Card) else parse_card(str(getattr(c, "text", c))))
@@ -110,19 +112,3 @@ def card_words(text: Any, autoescape: bool = True) -> SafeString:
     text are named, so nothing the viewer may not see comes through."""
     escaped = str(conditional_escape(text) if autoescape else text)
     return mark_safe(_CODE.sub(lambda m: str(card_text(m.group(0))), escaped))
-
-
-@register.simple_tag(takes_context=True)
-def own_hand(context: template.Context, hand: Any) -> SafeString:
-    """One of the viewer's own hands, rendered once while it stays the same (fragments)."""
-    from conflicts import fragments
-
-    return fragments.own_hand_html(hand, context)
-
-
-@register.simple_tag(takes_context=True)
-def seat(context: template.Context, hand: Any) -> SafeString:
-    """One hand on the Dealer's console, rendered once while it stays the same (fragments)."""
-    from conflicts import fragments
-
-    return fragments.seat_html(hand, context)

@@ -1,4 +1,6 @@
-"""The conflict screens (docs/architecture.md, "The shape of a table action").
+"""The conflict's own pages on the site (``conflicts.game``; ``tables.site`` builds the rest:
+the version poll, the live streams): site views taking the game first, marked with
+``tables.pages.page``.
 
 One URL shows each viewer their own screen: the Dealer's console (every hand) or the player's
 view (their own hand, phone first); the table view is the shared screen (public facts only).
@@ -40,12 +42,13 @@ from dustdevils.parsing import an_id, whole_number
 from dustdevils.types import HtmxHttpRequest
 from fights.models import Fight
 from tables import rulings as rulings_text
-from tables.views import answer, version_answer
+from tables.game import Game
+from tables.pages import page
+from tables.views import answer
 
 
-@login_required
-@require_GET
-def conflict_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+@page(login_required, require_GET)
+def conflict_list(game: Game, request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
     context = {
         "campaign": membership.campaign,
@@ -56,9 +59,8 @@ def conflict_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "conflicts/list.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def conflict_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+@page(login_required, require_http_methods(["GET", "POST"]))
+def conflict_new(game: Game, request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The Dealer sets a conflict up: who, which sides, goals, Stakes, the stud (R12, R14, R18,
     R22)."""
     membership = dealer_membership_for(request.user, slug, "set up a conflict")
@@ -103,35 +105,22 @@ def _fight_to_settle(request: HtmxHttpRequest, membership: Membership) -> Fight 
     )
 
 
-@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
-@login_required
-@require_GET
-def detail(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+@page(never_cache, login_required, require_GET)
+def detail(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The Dealer's console or the player's view, whichever this viewer is."""
-    membership, read = _load(request, slug, conflict_id)
+    membership, read = _load(request, slug, table_id)
     return _screen(request, read, membership, advise="advise" in request.GET)
 
 
-@login_required
-@require_GET
-def table(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+@page(login_required, require_GET)
+def table(game: Game, request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The shared screen: public facts only, whoever is looking (R10)."""
-    membership, read = _load(request, slug, conflict_id)
+    membership, read = _load(request, slug, table_id)
     context = conflict_view(read, membership, as_table=True)
     return render(request, "conflicts/table.html" + ("#main" if request.htmx else ""), context)
 
 
-@login_required
-@require_GET
-def version(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
-    """The live poll: 204 while the table stands still; otherwise the new version, and an
-    htmx event that makes the page refresh its main panel. Never a card."""
-    membership = _member(request, slug)
-    conflict = _conflict_of(membership, conflict_id)
-    return version_answer(request, current=conflict.version, event="conflict-moved")
-
-
-@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
+@never_cache
 @login_required
 @require_GET
 def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpResponse:
@@ -149,35 +138,35 @@ def advice(request: HtmxHttpRequest, slug: str, conflict_id: int) -> HttpRespons
     return render(request, "conflicts/_own_hand.html#advisor", context)
 
 
-@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
-@login_required
-@require_POST
-def act(request: HtmxHttpRequest, slug: str, conflict_id: int, action: str) -> HttpResponse:
+@page(never_cache, login_required, require_POST)
+def act(
+    game: Game, request: HtmxHttpRequest, slug: str, table_id: int, action: str
+) -> HttpResponse:
     """One table move (see the module docstring)."""
     form_class = ACTIONS.get(action)
     if form_class is None:
         raise Http404("No such move.")
     membership = _member(request, slug, dealer=form_class.dealer_only())
-    return _move(request, conflict_id, membership, form_class(request.POST))
+    return _move(request, table_id, membership, form_class(request.POST))
 
 
 def _move(
-    request: HtmxHttpRequest, conflict_id: int, membership: Membership, form: Any
+    request: HtmxHttpRequest, table_id: int, membership: Membership, form: Any
 ) -> HttpResponse:
     try:
         if not form.is_valid():
             raise ConflictError(problem_of(form))
         data = form.cleaned_data
         read = conflict_move_read(
-            conflict_id=conflict_id, membership=membership, move=form.move,  # given the seats
+            conflict_id=table_id, membership=membership, move=form.move,  # given the seats
             version=data["version"], key=data["key"], basis=data["basis"],
             scope="" if form.dealer_only() else data.get("pid", ""),
         )  # fmt: skip
     except Conflict.DoesNotExist:
         raise Http404("No such conflict in this campaign.") from None
     except ConflictError as error:  # a refusal shows the table as it is now
-        return _after(request, conflict_id, membership, error=str(error))
-    return _after(request, conflict_id, membership, moved=True, read=read)
+        return _after(request, table_id, membership, error=str(error))
+    return _after(request, table_id, membership, moved=True, read=read)
 
 
 @login_required
