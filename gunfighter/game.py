@@ -19,7 +19,8 @@ from gunfighter.engine.serial import state_from_data, state_to_data
 from gunfighter.models import Gunfight, GunfightLine, GunfightMoveKey, GunfightSeat
 from gunfighter.rulings import RULINGS
 from tables.clock import LEAD_MS, Clock, now_ms
-from tables.game import Game, GameMove, NewGameForm, plain
+from tables.forms import GameMove, NewGameForm, plain
+from tables.game import Game
 from tables.moves import basis_of
 from tables.site import site
 

@@ -28,7 +28,8 @@ from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
 from tables import pages
 from tables.errors import Refused
-from tables.game import Game, GameMove, NewGameForm, move_of, plain
+from tables.forms import GameMove, NewGameForm, move_of, plain
+from tables.game import Game
 from tables.site import site
 
 

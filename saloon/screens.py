@@ -19,7 +19,7 @@ from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine
 from tables.errors import readable
-from tables.game import md
+from tables.forms import md
 from tables.moves import basis_of
 
 STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")

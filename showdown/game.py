@@ -22,7 +22,8 @@ from showdown.engine.state import Options, Phase, state_from_data, state_to_data
 from showdown.models import Showdown, ShowdownLine, ShowdownMoveKey, ShowdownSeat
 from showdown.rulings import RULINGS
 from showdown.view import proxies, seat_basis, showdown_screen
-from tables.game import Game, GameMove, Is, NewGameForm, Word, count, md, move_of, plain
+from tables.forms import GameMove, Is, NewGameForm, Word, count, md, move_of, plain
+from tables.game import Game
 from tables.site import site
 
 

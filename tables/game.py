@@ -35,108 +35,14 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from django import forms
 from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 
-from dustdevils.idempotency import key_field
 from tables.errors import readable
-from tables.forms import MoveForm, seated_ids
+from tables.forms import GameMove, NewGameForm, md
 from tables.moves import Table
 from tables.seating import hosts, viewer_pid
-
-
-def md(text: str) -> str:
-    """Text as one Markdown line: no line breaks, no raw HTML."""
-    return " ".join(text.split()).replace("<", "&lt;").replace(">", "&gt;")
-
-
-def display_name(user: User) -> str:
-    """How a person is named at a table: their first name, else their username."""
-    return user.first_name or user.get_username()
-
-
-class NewGameForm(forms.Form):
-    """A new game: who plays (``player``: member ids, clockwise in the order sent, or by their
-    ``seat_<id>`` numbers) and the form's idempotency key. A game adds its own options."""
-
-    key = key_field()
-
-    def seated(self) -> list[int]:
-        return seated_ids(self.data)
-
-
-class GameMove(MoveForm):
-    """One move's form: the kit's version, key and basis (the version may be left out: the move
-    then applies to the table as it is, judged by the engine) and the move's own fields.
-    ``move`` makes the engine's move for the mover's seat ``pid`` at the server's ``now_ms``
-    (a form never acts for someone else, nor says what time it is)."""
-
-    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
-
-    # A move of the table's host (the Dealer), seated or not, rather than of a seat.
-    host_only: ClassVar[bool] = False
-    host_refusal: ClassVar[str] = "Only the host makes that move."
-    # A host's move: the host's name, once the site knows they host (the timeline says who).
-    host: str = ""
-
-    def move(self, pid: str, now_ms: int) -> Any:
-        raise NotImplementedError
-
-
-def plain(engine_move: Any, *, host: bool = False) -> type[GameMove]:
-    """The form of a move that takes nothing but the mover's seat (``engine_move(pid)``)."""
-    return move_of(engine_move, host=host)
-
-
-def move_of(
-    engine_move: Any, *, host: bool = False, at: str = "",
-    posted: Mapping[str, str] | None = None, **fields: forms.Field,
-) -> type[GameMove]:  # fmt: skip
-    """The form of the move ``engine_move(pid, **fields)``: each field posted under the engine's
-    own name for it (or the name ``posted`` maps to it); ``at``: the engine's field that takes
-    the server's clock (ms)."""
-    names = {field: post for post, field in (posted or {}).items()}
-    form_fields = {names.get(field, field): value for field, value in fields.items()}
-
-    def move(self: GameMove, pid: str, now_ms: int) -> Any:
-        values = {field: self.cleaned_data[names.get(field, field)] for field in fields}
-        return engine_move(pid, **values, **({at: now_ms} if at else {}))
-
-    name = f"{getattr(engine_move, '__name__', 'Move')}Form"
-    attrs: dict[str, Any] = {**form_fields, "move": move, "host_only": host, "__module__": __name__}
-    return type(name, (GameMove,), attrs)
-
-
-class Word(forms.CharField):
-    """A seat, a name or a choice the engine judges: at most 20 characters (more is cut), ""
-    when left out."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value: Any) -> str:
-        return str(super().to_python(value))[:20]
-
-
-class Is(forms.Field):
-    """A choice true when posted as ``value`` (anything else, or nothing, is false)."""
-
-    def __init__(self, value: str, **kwargs: Any) -> None:
-        self.value = value
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value: Any) -> bool:
-        return bool(value == self.value)
-
-
-def count(missing: str, maximum: int = 1000) -> forms.IntegerField:
-    """A whole number the player must give (``missing``: what to say when it is not one)."""
-    return forms.IntegerField(
-        max_value=maximum,
-        error_messages=dict.fromkeys(("required", "invalid", "max_value"), missing),
-    )
 
 
 class GameTable(Table[Any]):

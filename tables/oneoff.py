@@ -24,8 +24,8 @@ from campaigns.access import membership_for
 from campaigns.models import Campaign
 from campaigns.services import CampaignError, campaign_create
 from dustdevils.idempotency import key_field, key_of
-from tables.forms import problem_of
-from tables.game import Game, display_name
+from tables.forms import display_name, problem_of
+from tables.game import Game
 from tables.once import invite_once, made_once
 from tables.pages import list_context, page
 

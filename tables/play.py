@@ -19,7 +19,8 @@ from cards.deck import system_rng
 from cards.errors import IllegalMove
 from tables import clock
 from tables.errors import NotYours, Refused
-from tables.game import Game, GameMove, display_name
+from tables.forms import GameMove, display_name
+from tables.game import Game
 from tables.moves import Basis, Changes, Moved, opening_lines, table_move
 from tables.seating import acting_for, is_host, seating_problem
 

@@ -143,7 +143,7 @@ def engine_move(kind: str, row: Any, user: User, made: Any, *, host: bool = Fals
                 rng: Any = None) -> Any:  # fmt: skip
     """The engine's move ``made`` (its own pid) through a declared game's pipeline, as ``user``
     (``host``: a move of the table's host): the move as tests and random walks make it."""
-    from tables.game import GameMove
+    from tables.forms import GameMove
     from tables.play import move
     from tables.site import site
 

@@ -6,7 +6,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from tables.game import Game, plain
+from tables.forms import plain
+from tables.game import Game
 from tables.moves import basis_of
 from tables.site import site
 from tests.highcard import engine as e

@@ -255,7 +255,7 @@ def test_it_coalesces_a_backlog_into_one_read_and_one_render(
         reads.append(conflict_id)
         return real_load(conflict_id)
 
-    monkeypatch.setattr(streams, "table_read", counting_load)
+    monkeypatch.setattr(streams, "screens_read", counting_load)
 
     async def scenario() -> list[list[Event]]:
         opened = [await open_stream(cast[who], url) for who in ("dealer", "player_a", "player_b")]
