@@ -135,8 +135,7 @@ class Game:
         return made()  # type: ignore[no-any-return]
 
     def live(self) -> Any:
-        """The game's own live table (``dustdevils.live.tables.LiveTable``), or None: the
-        site's (``tables.site.live_table``), every screen made through ``view``."""
+        """Its own ``LiveTable`` (None: the site's, ``tables.site.live_table``)."""
         return None
 
     def running(self, seats: Any) -> list[Any] | None:
