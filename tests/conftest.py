@@ -183,7 +183,7 @@ def _screenshots_only_when_asked() -> Iterator[None]:
 
 # --- The cast ---------------------------------------------------------------------------
 # One Dealer, two players at the table, and an outsider who belongs to no campaign. (A module
-# whose tests only read them may have them made once for all its tests: tests/once.py.)
+# whose tests only read them may have them made once for all its tests: tests/made_once.py.)
 
 CAST = {"dealer": "Delia", "player_a": "Abe", "player_b": "Bess", "outsider": "Otis"}
 

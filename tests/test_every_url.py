@@ -20,7 +20,7 @@ from fights.services import fight_create
 from tables.site import site
 from tests.contract import contract_of
 from tests.kit import new_game
-from tests.once import (
+from tests.made_once import (
     Rows,
     campaign,
     dealer,
@@ -34,7 +34,7 @@ from tests.once import (
     rows_once,
 )
 
-# The cast and Dry Gulch are made once for the module (tests/once.py).
+# The cast and Dry Gulch are made once for the module (tests/made_once.py).
 __all__ = [
     "campaign", "dealer", "npc", "outsider", "pc_a", "pc_b", "player_a", "player_b", "rows_once",
 ]  # fmt: skip
@@ -104,7 +104,7 @@ def make_objects(
 
 @pytest.fixture(scope="module")
 def objects_once(rows_once: Rows, django_db_blocker: Any) -> dict:
-    """Every object a campaign URL names, made once for the module (tests/once.py): these tests
+    """Every object a campaign URL names, made once for the module (tests/made_once.py): these tests
     only ask for pages and post to them, each in its own transaction, rolled back."""
     with django_db_blocker.unblock():
         cast = fetch(rows_once)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from exchange.api import campaign_export, campaign_file_dump
 from tests.conftest import HYPOTHESIS_PROFILE, HYPOTHESIS_PROFILES, depth
 from tests.exchange.conftest import model_counts, played
-from tests.once import (
+from tests.made_once import (
     campaign,
     dealer,
     npc,
@@ -35,7 +35,7 @@ from tests.once import (
 )
 from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, objects_once, routes
 
-# The cast, Dry Gulch and its objects are made once for the module (tests/once.py).
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
 __all__ = [
     "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
     "played", "player_a", "player_b", "rows_once",

@@ -10,11 +10,21 @@ import re
 import pytest
 from django.test import Client
 
-from tests.once import campaign, dealer, npc, outsider, pc_a, pc_b, player_a, player_b, rows_once
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
 from tests.test_every_url import objects, objects_once
 
 pytestmark = pytest.mark.django_db
-# The cast, Dry Gulch and its objects are made once for the module (tests/once.py).
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
 __all__ = [
     "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
     "player_a", "player_b", "rows_once",

@@ -16,7 +16,7 @@ from django.test import Client
 from campaigns.models import Campaign
 from conflicts.models import Conflict
 from conflicts.services import pid_of
-from tests.once import (
+from tests.made_once import (
     campaign,
     dealer,
     npc,
@@ -29,7 +29,7 @@ from tests.once import (
 )
 from tests.test_every_url import objects, objects_once
 
-# The cast, Dry Gulch and its objects are made once for the module (tests/once.py).
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
 __all__ = [
     "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
     "player_a", "player_b", "rows_once",

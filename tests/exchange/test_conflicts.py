@@ -35,7 +35,7 @@ from tests.conflicts.test_replay import _play_to_the_end
 from tests.conflicts.test_views import Table, dealt, posse, quick_odds
 from tests.conftest import depth
 from tests.exchange.conftest import model_counts
-from tests.once import (
+from tests.made_once import (
     Rows,
     campaign,
     dealer,
@@ -50,7 +50,7 @@ from tests.once import (
 )
 
 pytestmark = pytest.mark.django_db
-# The cast, Dry Gulch and its evening are made once for the module (tests/once.py).
+# The cast, Dry Gulch and its evening are made once for the module (tests/made_once.py).
 __all__ = [
     "campaign", "dealer", "npc", "outsider", "pc_a", "pc_b", "player_a", "player_b",
     "quick_odds", "rows_once",
@@ -112,7 +112,7 @@ def evening(
 
 @pytest.fixture(scope="module")
 def at_table_once(rows_once: Rows, django_db_blocker: Any) -> int:
-    """The evening played once for the module (tests/once.py), through the views as at the
+    """The evening played once for the module (tests/made_once.py), through the views as at the
     table (the posse and the quick odds of tests/conflicts/test_views.py): the tests read it,
     and what one writes (an import, a restore) is rolled back at its end."""
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:

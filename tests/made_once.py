@@ -1,11 +1,12 @@
 """The named cast and Dry Gulch made once for all the tests of a module (issue 35: ``make test``
-in three minutes).
+in three minutes). Not to be confused with the app's create-once forms (``tables/once.py``).
 
 ``tests/conftest.py`` makes the dealer, player_a, player_b, the outsider, the campaign, pc_a,
 pc_b and the NPC again for every test: some forty statements, and most of the time of a test
 that asks one page of them. A module of many such tests imports these fixtures instead::
 
-    from tests.once import campaign, dealer, npc, outsider, pc_a, pc_b, player_a, player_b
+    from tests.made_once import campaign, dealer, npc, outsider, pc_a, pc_b, player_a, player_b
+    from tests.made_once import rows_once  # what they are made of
 
 They are the same rows, made by the same functions (``conftest.make_user`` and the rest), once,
 inside a transaction of the module's (``rows_once``) that is rolled back after its last test.
@@ -17,6 +18,9 @@ database, never another test's Python objects. A module may make rows of its own
 same way (a module-scoped fixture on ``rows_once``, made under ``django_db_blocker.unblock()``:
 ``tests/test_every_url.py``'s ``objects_once``).
 
+Every test of such a module sees those rows, whether it asks for them or not: one that counts
+rows counts them before and after (``tests/test_probe_inputs.py``), and a module whose tests
+each need a campaign of their own shape (``tests/exchange/test_secrets.py``) keeps conftest's.
 Not for a test that commits (``django_db(transaction=True)``, ``transactional_db``): it would
 run inside the module's transaction. The fixtures refuse to serve one."""
 
@@ -78,8 +82,8 @@ def _in_its_own_savepoint(request: pytest.FixtureRequest) -> None:
     )
     if committing or "transactional_db" in request.fixturenames:
         raise pytest.UsageError(
-            f"{request.node.nodeid}: tests/once.py's rows live in a transaction rolled back at "
-            "the end of the module; a test that commits must make its own (tests/conftest.py)"
+            f"{request.node.nodeid}: tests/made_once.py's rows live in a transaction rolled back "
+            "at the end of the module; a test that commits must make its own (tests/conftest.py)"
         )
 
 
