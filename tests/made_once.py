@@ -18,9 +18,10 @@ database, never another test's Python objects. A module may make rows of its own
 same way (a module-scoped fixture on ``rows_once``, made under ``django_db_blocker.unblock()``:
 ``tests/test_every_url.py``'s ``objects_once``).
 
-Every test of such a module sees those rows, whether it asks for them or not: one that counts
-rows counts them before and after (``tests/test_probe_inputs.py``), and a module whose tests
-each need a campaign of their own shape (``tests/exchange/test_secrets.py``) keeps conftest's.
+Once made, the rows are there for every later test of the module, asking for them or not: one
+that counts rows counts them before and after (``tests/test_probe_inputs.py``), and a module
+whose tests each need a campaign of their own shape (``tests/exchange/test_secrets.py``) keeps
+conftest's.
 Not for a test that commits (``django_db(transaction=True)``, ``transactional_db``): it would
 run inside the module's transaction. The fixtures refuse to serve one."""
 
