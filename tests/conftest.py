@@ -182,10 +182,13 @@ def _screenshots_only_when_asked() -> Iterator[None]:
 
 
 # --- The cast ---------------------------------------------------------------------------
-# One Dealer, two players at the table, and an outsider who belongs to no campaign.
+# One Dealer, two players at the table, and an outsider who belongs to no campaign. (A module
+# whose tests only read them may have them made once for all its tests: tests/made_once.py.)
+
+CAST = {"dealer": "Delia", "player_a": "Abe", "player_b": "Bess", "outsider": "Otis"}
 
 
-def _make_user(django_user_model: type[User], username: str, first_name: str) -> User:
+def make_user(django_user_model: type[User], username: str, first_name: str) -> User:
     return django_user_model.objects.create_user(
         username=username,
         password=CAST_PASSWORD,
@@ -196,22 +199,22 @@ def _make_user(django_user_model: type[User], username: str, first_name: str) ->
 
 @pytest.fixture
 def dealer(db: None, django_user_model: type[User]) -> User:
-    return _make_user(django_user_model, "dealer", "Delia")
+    return make_user(django_user_model, "dealer", CAST["dealer"])
 
 
 @pytest.fixture
 def player_a(db: None, django_user_model: type[User]) -> User:
-    return _make_user(django_user_model, "player_a", "Abe")
+    return make_user(django_user_model, "player_a", CAST["player_a"])
 
 
 @pytest.fixture
 def player_b(db: None, django_user_model: type[User]) -> User:
-    return _make_user(django_user_model, "player_b", "Bess")
+    return make_user(django_user_model, "player_b", CAST["player_b"])
 
 
 @pytest.fixture
 def outsider(db: None, django_user_model: type[User]) -> User:
-    return _make_user(django_user_model, "outsider", "Otis")
+    return make_user(django_user_model, "outsider", CAST["outsider"])
 
 
 @pytest.fixture
@@ -230,8 +233,7 @@ def client_as(client: Client) -> Callable[[Any], Client]:
 # Each player has a legal player character (R28) and the Dealer an important NPC.
 
 
-@pytest.fixture
-def campaign(dealer: User, player_a: User, player_b: User) -> Any:
+def make_campaign(dealer: User, player_a: User, player_b: User) -> Any:
     from campaigns.models import Membership
     from campaigns.services import campaign_create
 
@@ -239,6 +241,11 @@ def campaign(dealer: User, player_a: User, player_b: User) -> Any:
     for player in (player_a, player_b):
         Membership.objects.create(campaign=table, user=player, role=Membership.Role.PLAYER)
     return table
+
+
+@pytest.fixture
+def campaign(dealer: User, player_a: User, player_b: User) -> Any:
+    return make_campaign(dealer, player_a, player_b)
 
 
 def _legal_pc(name: str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -254,8 +261,7 @@ def _legal_pc(name: str) -> tuple[dict[str, Any], dict[str, int]]:
     return data, knacks
 
 
-@pytest.fixture
-def pc_a(campaign: Any, player_a: User) -> Any:
+def make_pc_a(campaign: Any, player_a: User) -> Any:
     from characters.services import character_create, chips_grant
 
     data, knacks = _legal_pc("Abe Slade")
@@ -267,16 +273,14 @@ def pc_a(campaign: Any, player_a: User) -> Any:
     return character
 
 
-@pytest.fixture
-def pc_b(campaign: Any, player_b: User) -> Any:
+def make_pc_b(campaign: Any, player_b: User) -> Any:
     from characters.services import character_create
 
     data, knacks = _legal_pc("Bess Doyle")
     return character_create(campaign=campaign, kind="pc", player=player_b, data=data, knacks=knacks)
 
 
-@pytest.fixture
-def npc(campaign: Any) -> Any:
+def make_npc(campaign: Any) -> Any:
     from characters.services import character_create
 
     data = {
@@ -286,6 +290,21 @@ def npc(campaign: Any) -> Any:
     return character_create(
         campaign=campaign, kind="npc", player=None, data=data, knacks={"Politickin'": 3}
     )
+
+
+@pytest.fixture
+def pc_a(campaign: Any, player_a: User) -> Any:
+    return make_pc_a(campaign, player_a)
+
+
+@pytest.fixture
+def pc_b(campaign: Any, player_b: User) -> Any:
+    return make_pc_b(campaign, player_b)
+
+
+@pytest.fixture
+def npc(campaign: Any) -> Any:
+    return make_npc(campaign)
 
 
 @pytest.fixture(autouse=True)

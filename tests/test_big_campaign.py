@@ -23,10 +23,25 @@ from campaigns.models import DevilRating, GameSession, Membership, Note, Session
 from characters.models import Character, ChipEntry, Knack
 from conflicts.models import Conflict, Event, Snapshot
 from fights.models import Fight, FightEvent
-from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
+from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, objects_once
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
-__all__ = ["objects"]
+# The cast, Dry Gulch and its objects are made as tests/made_once.py makes them (one test here).
+__all__ = [
+    "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
+    "player_a", "player_b", "rows_once",
+]  # fmt: skip
 
 MOST = {  # the schema's maxima (tests/exchange/test_limits.py holds them to it)
     "members": 100, "characters": 300, "knacks": 20, "ledger": 5000, "links": 1000,

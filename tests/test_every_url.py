@@ -19,6 +19,24 @@ from conflicts.services import HandSpec, conflict_create
 from fights.services import fight_create
 from tables.site import site
 from tests.contract import start_game
+from tests.made_once import (
+    Rows,
+    campaign,
+    dealer,
+    fetch,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
+
+# The cast and Dry Gulch are made once for the module (tests/made_once.py).
+__all__ = [
+    "campaign", "dealer", "npc", "outsider", "pc_a", "pc_b", "player_a", "player_b", "rows_once",
+]  # fmt: skip
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +52,7 @@ def routes(patterns: list[Any] | None = None, prefix: str = "") -> Iterator[tupl
 CAMPAIGN_ROUTES = sorted({r for r, _ in routes() if r.startswith("c/<slug:slug>/")})
 
 
-@pytest.fixture
-def objects(
+def make_objects(
     campaign: Any, dealer: Any, player_a: Any, player_b: Any, pc_a: Any, pc_b: Any, npc: Any
 ) -> dict:
     note = note_save(campaign=campaign, title="The hanged man", body="Who was he?")
@@ -73,6 +90,21 @@ def objects(
         "line_id": site.get("saloon").model.objects.get(pk=declared["saloon_id"]).lines.first().pk,
         "action": "call",
     }
+
+
+@pytest.fixture(scope="module")
+def objects_once(rows_once: Rows, django_db_blocker: Any) -> dict:
+    """Every object a campaign URL names, made once for the module (tests/made_once.py): these tests
+    only ask for pages and post to them, each in its own transaction, rolled back."""
+    with django_db_blocker.unblock():
+        cast = fetch(rows_once)
+        del cast["outsider"]
+        return make_objects(**cast)
+
+
+@pytest.fixture
+def objects(objects_once: dict, db: None) -> dict:
+    return dict(objects_once)
 
 
 def fill(route: str, values: dict) -> str:

@@ -22,9 +22,24 @@ from hypothesis import strategies as st
 from exchange.api import campaign_export, campaign_file_dump
 from tests.conftest import HYPOTHESIS_PROFILE, HYPOTHESIS_PROFILES, depth
 from tests.exchange.conftest import model_counts, played
-from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, routes
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
+from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects, objects_once, routes
 
-__all__ = ["objects", "played"]
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
+__all__ = [
+    "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
+    "played", "player_a", "player_b", "rows_once",
+]  # fmt: skip
 
 pytestmark = pytest.mark.django_db
 
@@ -115,11 +130,16 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 JSON_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=2**31 - 2, max_value=2**70),
-    st.integers(min_value=10**3000, max_value=10**3001), st.text(max_size=300),
-    st.sampled_from(EDGE_TIMES), st.floats(allow_nan=False),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=2**31 - 2, max_value=2**70),
+    st.integers(min_value=10**3000, max_value=10**3001),
+    st.text(max_size=300),
+    st.sampled_from(EDGE_TIMES),
+    st.floats(allow_nan=False),
     st.lists(st.integers(0, 3), max_size=2),
-)  # fmt: skip
+)
 
 
 @settings(
@@ -172,12 +192,16 @@ QUERY_NAMES = [
 ]  # fmt: skip
 PROBE_VALUES = ["²", "٣", "\x00", "a\x00b", "-1", "0", "", "9" * 30, "9" * 4400, "1e999"]
 HOSTILE = st.integers(0, 9).flatmap(
-    lambda n: st.sampled_from(PROBE_VALUES) if n < 6 else st.one_of(
-        st.integers(min_value=2**31 - 2, max_value=2**80).map(str),
-        st.text(max_size=30),
-        st.text(min_size=300, max_size=2000),
+    lambda n: (
+        st.sampled_from(PROBE_VALUES)
+        if n < 6
+        else st.one_of(
+            st.integers(min_value=2**31 - 2, max_value=2**80).map(str),
+            st.text(max_size=30),
+            st.text(min_size=300, max_size=2000),
+        )
     )
-)  # fmt: skip
+)
 PATH_CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 REGEX_GROUP = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
 
@@ -219,9 +243,11 @@ def asked_by_everyone(
 
 @pytest.mark.parametrize("route", APP_ROUTES)
 @settings(
-    max_examples=EVERY_URL_EXAMPLES, deadline=None, database=None,
+    max_examples=EVERY_URL_EXAMPLES,
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(values=st.lists(HOSTILE, min_size=1, max_size=8), hostile_path=st.booleans())
 @example(values=["²"], hostile_path=False)
 @example(values=["9" * 4400, "a\x00b", "9" * 30], hostile_path=False)
@@ -236,13 +262,16 @@ def test_no_url_of_the_project_answers_with_a_server_error(
 
 
 @settings(
-    max_examples=depth(40), deadline=None, database=None,
+    max_examples=depth(40),
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(
-    route=st.sampled_from(ADMIN_ROUTES), values=st.lists(HOSTILE, min_size=1, max_size=8),
+    route=st.sampled_from(ADMIN_ROUTES),
+    values=st.lists(HOSTILE, min_size=1, max_size=8),
     hostile_path=st.booleans(),
-)  # fmt: skip
+)
 def test_no_admin_url_answers_with_a_server_error(
     objects: dict[str, Any], dealer: User, player_a: User, route: str, values: list[str],
     hostile_path: bool,

@@ -10,9 +10,25 @@ import re
 import pytest
 from django.test import Client
 
-from tests.test_every_url import objects  # noqa: F401 — a fixture
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
+from tests.test_every_url import objects, objects_once
 
 pytestmark = pytest.mark.django_db
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
+__all__ = [
+    "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
+    "player_a", "player_b", "rows_once",
+]  # fmt: skip
 
 PAGES = [
     ("conflicts", "conflict_id", "oldest-first"),
@@ -32,7 +48,7 @@ def test_every_table_page_has_one_polite_region_for_what_changed(
     game: str,
     key: str,
     order: str,
-    objects: dict,  # noqa: F811
+    objects: dict,
     dealer: object,
     player_a: object,
 ) -> None:

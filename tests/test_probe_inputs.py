@@ -16,9 +16,24 @@ from django.test import Client
 from campaigns.models import Campaign
 from conflicts.models import Conflict
 from conflicts.services import pid_of
-from tests.test_every_url import objects
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
+from tests.test_every_url import objects, objects_once
 
-__all__ = ["objects"]
+# The cast, Dry Gulch and its objects are made once for the module (tests/made_once.py).
+__all__ = [
+    "campaign", "dealer", "npc", "objects", "objects_once", "outsider", "pc_a", "pc_b",
+    "player_a", "player_b", "rows_once",
+]  # fmt: skip
 
 pytestmark = pytest.mark.django_db
 
@@ -109,9 +124,10 @@ def test_ending_a_session_reads_the_characters_as_ids(
 
 @pytest.mark.parametrize("name", ["Saloon\x00", "\x00"])
 def test_a_one_off_table_named_with_nul_is_refused(dealer: User, name: str) -> None:
+    before = Campaign.objects.count()  # Dry Gulch, made once for the module
     response = client_of(dealer).post("/saloon/new/", {"name": name, "key": "one"})
     assert response.status_code == 302
-    assert not Campaign.objects.exists()  # nothing written (PostgreSQL's text refuses NUL)
+    assert Campaign.objects.count() == before  # nothing written (PostgreSQL's text refuses NUL)
 
 
 def test_narration_with_nul_is_refused(objects: dict[str, Any], dealer: User) -> None:

@@ -6,6 +6,7 @@ account pages — on a phone (390×844) and a laptop (1280×800)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser
 
 from tables.site import site
 from tests.e2e.readers import Readers
-from tests.test_every_url import CAMPAIGN_ROUTES, fill, objects  # noqa: F401 — a fixture
+from tests.test_every_url import CAMPAIGN_ROUTES, fill, make_objects
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +28,14 @@ SIGNED_OUT = ("/accounts/login/", "/accounts/signup/")
 TEST_ONLY = tuple(
     f"/{game.kind}/" for game in site.games() if game.model.__module__.startswith("tests.")
 )
+
+
+@pytest.fixture
+def objects(
+    campaign: Any, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any, npc: Any
+) -> dict:
+    """Every object a campaign URL names (tests/test_every_url.py), committed for the server."""
+    return make_objects(campaign, dealer, player_a, player_b, pc_a, pc_b, npc)
 
 
 def html_pages(user: User, paths: list[str]) -> list[str]:
@@ -47,7 +56,7 @@ def html_pages(user: User, paths: list[str]) -> list[str]:
 def test_every_campaign_page_has_no_wcag_violation_on_a_phone_or_a_laptop(
     app_url: str,
     transactional_db: None,
-    objects: dict,  # noqa: F811
+    objects: dict,
     dealer: User,
     player_a: User,
     login_cookie: Callable[[User], dict[str, str]],

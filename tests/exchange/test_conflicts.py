@@ -32,12 +32,29 @@ from exchange.api import (
     campaign_restore,
 )
 from tests.conflicts.test_replay import _play_to_the_end
-from tests.conflicts.test_views import Table, dealt, posse, quick_odds, table
+from tests.conflicts.test_views import Table, dealt, posse, quick_odds
 from tests.conftest import depth
 from tests.exchange.conftest import model_counts
+from tests.made_once import (
+    Rows,
+    campaign,
+    dealer,
+    fetch,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
 
 pytestmark = pytest.mark.django_db
-__all__ = ["posse", "quick_odds", "table"]
+# The cast, Dry Gulch and its evening are made once for the module (tests/made_once.py).
+__all__ = [
+    "campaign", "dealer", "npc", "outsider", "pc_a", "pc_b", "player_a", "player_b",
+    "quick_odds", "rows_once",
+]  # fmt: skip
 
 Data = dict[str, Any]
 REDEALT = "Restored from a campaign file in the middle of the hand."
@@ -62,8 +79,7 @@ def counts() -> dict[str, int]:
     }
 
 
-@pytest.fixture
-def at_table(
+def evening(
     table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any, npc: Any
 ) -> Campaign:
     """Dry Gulch after an evening: a session with its log, a finished conflict (and its "Deal
@@ -92,6 +108,24 @@ def at_table(
     )  # fmt: skip
     dealt(Table(table.client, second), dealer, pc_a, npc)
     return campaign
+
+
+@pytest.fixture(scope="module")
+def at_table_once(rows_once: Rows, django_db_blocker: Any) -> int:
+    """The evening played once for the module (tests/made_once.py), through the views as at the
+    table (the posse and the quick odds of tests/conflicts/test_views.py): the tests read it,
+    and what one writes (an import, a restore) is rolled back at its end."""
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        quick_odds.__wrapped__(patch)
+        cast = fetch(rows_once)
+        conflict = posse.__wrapped__(cast["campaign"], cast["dealer"], cast["pc_a"], cast["pc_b"])
+        names = ("dealer", "player_a", "player_b", "pc_a", "pc_b", "npc")
+        return evening(Table(Client(), conflict), *(cast[name] for name in names)).pk
+
+
+@pytest.fixture
+def at_table(at_table_once: int, db: None) -> Campaign:
+    return Campaign.objects.get(pk=at_table_once)
 
 
 def test_the_export_carries_each_conflict_and_the_session_log(

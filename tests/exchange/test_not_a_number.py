@@ -15,11 +15,26 @@ from django.test import Client
 
 from campaigns.models import Campaign
 from exchange.api import ImportRefused, campaign_export, campaign_file_dump, campaign_file_parse
-from tests.conflicts.test_views import posse, quick_odds, table
-from tests.exchange.test_conflicts import at_table, counts
+from tests.conflicts.test_views import quick_odds
+from tests.exchange.test_conflicts import at_table, at_table_once, counts
+from tests.made_once import (
+    campaign,
+    dealer,
+    npc,
+    outsider,
+    pc_a,
+    pc_b,
+    player_a,
+    player_b,
+    rows_once,
+)
 
 pytestmark = pytest.mark.django_db
-__all__ = ["at_table", "posse", "quick_odds", "table"]
+# The cast, Dry Gulch and its evening are made once for the module (tests/made_once.py).
+__all__ = [
+    "at_table", "at_table_once", "campaign", "dealer", "npc", "outsider", "pc_a", "pc_b",
+    "player_a", "player_b", "quick_odds", "rows_once",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])

@@ -28,11 +28,31 @@ from conflicts.services import pid_of
 from exchange.api import ImportRefused, campaign_export, campaign_import, campaign_restore
 from saloon.engine.serial import state_from_data as saloon_state
 from tests.conflicts.test_views import Table, dealt, posse, quick_odds, table
-from tests.exchange.test_conflicts import at_table, counts
-from tests.test_every_url import objects
+from tests.exchange.test_conflicts import counts, evening
+from tests.test_every_url import make_objects
 
 pytestmark = pytest.mark.django_db
-__all__ = ["at_table", "objects", "posse", "quick_odds", "table"]
+__all__ = ["posse", "quick_odds", "table"]
+
+
+# Each test its own Dry Gulch (tests/conftest.py): some play it, some fill it with every game.
+
+
+@pytest.fixture
+def at_table(
+    table: Table, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any, npc: Any
+) -> Campaign:
+    """tests/exchange/test_conflicts.py's evening."""
+    return evening(table, dealer, player_a, player_b, pc_a, pc_b, npc)
+
+
+@pytest.fixture
+def objects(
+    campaign: Any, dealer: User, player_a: User, player_b: User, pc_a: Any, pc_b: Any, npc: Any
+) -> dict[str, Any]:
+    """Every object a campaign URL names (tests/test_every_url.py)."""
+    return make_objects(campaign, dealer, player_a, player_b, pc_a, pc_b, npc)
+
 
 CARDS = {card.text for card in FULL_DECK}
 IN_PLAY = "Cards at the saloon"  # at_table's conflict in the Draw
