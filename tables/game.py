@@ -3,8 +3,10 @@
 A game at the table subclasses ``Game`` once, in its app's ``game.py``, and registers an
 instance with the site (``tables.site.site.register``). It declares what is its own:
 
-* who it is: ``kind`` (its URL namespace, live channel and "In play now" kind), ``name``,
-  ``players``, ``blurb``, ``order``; the phases' ``labels``; its ``rulings``;
+* who it is: ``kind`` (its live channel and "In play now" kind, and its URL namespace, pages'
+  URL and templates' folder unless ``app`` names another: the fights' kind is "fight", their
+  app "fights"), ``name``, ``players``, ``blurb``, ``order``; the phases' ``labels``; its
+  ``rulings``;
 * its models, on the kit's bases (``TableRow``, ``TableSeat``, ``TimelineLine``,
   ``MoveKeyBase``); the foreign key of seats, lines and keys to the row is ``fk``;
 * its engine: ``new_state`` (a new game's state and opening events), ``apply`` (a move),
@@ -14,13 +16,15 @@ instance with the site (``tables.site.site.register``). It declares what is its 
 * its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
 * its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
-  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
-  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  engine's per-viewer view) and the templates ``<app>/list.html`` and ``<app>/detail.html``
+  (with a ``main`` partial), optionally ``<app>/table.html`` (``shared_screen``) and the story
   (``story_markdown``).
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
-"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
-only where it really differs, as a method (think ``ModelAdmin``).
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a page
+only where it really differs, as a method ``<name>_view(request, slug, …)`` marked like the
+site's own (``tables.pages.page``; think ``ModelAdmin``), and "In play now" (``running``)
+where its seats are not the site's users at a table.
 """
 
 from __future__ import annotations
@@ -151,6 +155,9 @@ class Game:
     """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
 
     kind: ClassVar[str]
+    # Its URL namespace, its pages' URL (``c/<slug>/<app>/``) and its templates' folder, when
+    # not ``kind`` (``namespace``).
+    app: ClassVar[str] = ""
     name: ClassVar[str]
     players: ClassVar[str] = ""  # "2–6 players"
     blurb: ClassVar[str] = ""
@@ -176,6 +183,8 @@ class Game:
     # The flash after a new game, and the opening line ({actor}: who started it).
     started: ClassVar[str] = "The game is on."
     opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # Listed among the games a table starts (the lobby, the campaign page).
+    in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
     # A shared screen (``<kind>/table.html``) and a story to download.
@@ -201,6 +210,11 @@ class Game:
         return made()  # type: ignore[no-any-return]
 
     @property
+    def namespace(self) -> str:
+        """Its URL namespace, its pages' URL segment and its templates' folder."""
+        return self.app or self.kind
+
+    @property
     def event_name(self) -> str:
         """The htmx event on which a page refreshes its main panel (the safety-net poll)."""
         return f"{self.kind}-moved"
@@ -210,7 +224,7 @@ class Game:
         return f"{self.kind}-main"
 
     def template(self, page: str) -> str:
-        return f"{self.kind}/{page}.html"
+        return f"{self.namespace}/{page}.html"
 
     # --- The engine -------------------------------------------------------------------------
     def new_state(
@@ -266,6 +280,11 @@ class Game:
     def row(self, read: Any) -> Any:
         return read
 
+    def page_row(self, table_id: int, campaign: Any) -> Any:
+        """The table as a page of it reads it (None: no such table at ``campaign``)."""
+        tables = self.model._default_manager.select_related("campaign")
+        return tables.filter(pk=table_id, campaign=campaign).first()
+
     def screen_row(self, table_id: int) -> Any:
         """The row every live screen of a table is made from, read once per version by its
         stream (None: no such table): with its campaign. A game may read here all its ``view``
@@ -276,6 +295,11 @@ class Game:
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
         """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
         raise NotImplementedError
+
+    def running(self, seats: Any) -> list[Any] | None:
+        """Its tables in "In play now" for ``seats`` (``tables.running.Seats``); None: the
+        site's, from the seats' users (``tables.site.running_tables``)."""
+        return None
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """What the list page shows beside the kit's context (``form``: a refused start's)."""
@@ -313,4 +337,4 @@ class Game:
         from django.urls import reverse
 
         kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
-        return reverse(f"{self.kind}:move", kwargs=kwargs)
+        return reverse(f"{self.namespace}:move", kwargs=kwargs)

@@ -3,7 +3,8 @@
 ``site.register(game)`` (from the game's ``game.py``, found by ``autodiscover`` for every
 installed app) puts the game in "In play now", in the lobby's and the campaign page's games,
 and its readings on the Rulings page; ``site.urls()`` gives every game its pages, under
-``c/<slug>/<kind>/`` in the namespace ``<kind>``:
+``c/<slug>/<app>/`` in the namespace ``<app>`` (``Game.namespace``: its kind, unless it names
+another app):
 
 =========================  ==========  =================================================
 ``""``                     ``list``    the table's games of this kind, and starting one
@@ -17,7 +18,8 @@ and its readings on the Rulings page; ``site.urls()`` gives every game its pages
 =========================  ==========  =================================================
 
 The views are plain functions taking the game first; a ``Game`` subclass overrides the one
-that differs (``Game.detail_view``…) and adds its own URLs (``Game.extra_urls``).
+that differs with a method of the page's name (``new_view``, ``act_view`` for ``move``…,
+marked ``tables.pages.page`` as the site's are) and adds its own URLs (``Game.extra_urls``).
 """
 
 from __future__ import annotations
@@ -55,12 +57,13 @@ class Site:
         from tables import running
 
         running.register(game.kind, running=partial(running_tables, game), model=game.model)
-        tablegames.register(
-            tablegames.TableGame(
-                kind=game.kind, name=game.name, players=game.players, blurb=game.blurb,
-                url_name=f"{game.kind}:list", order=game.order,
-            )
-        )  # fmt: skip
+        if game.in_lobby:
+            tablegames.register(
+                tablegames.TableGame(
+                    kind=game.kind, name=game.name, players=game.players, blurb=game.blurb,
+                    url_name=f"{game.namespace}:list", order=game.order,
+                )
+            )  # fmt: skip
         rulings.register(*game.rulings)
         if game.codec is not None:
             codecs.register(game.codec(game))
@@ -82,8 +85,9 @@ class Site:
         """Every registered game's URLs, each in its own namespace (its kind)."""
         return [
             path("", include(([
-                path(f"c/<slug:slug>/{game.kind}/", include(game_urls(game))), *game.root_urls()
-            ], game.kind)))
+                path(f"c/<slug:slug>/{game.namespace}/", include(game_urls(game))),
+                *game.root_urls(),
+            ], game.namespace)))
             for game in self.games()
         ]  # fmt: skip
 
@@ -109,7 +113,9 @@ def game_urls(game: Game) -> list[URLPattern]:
         views.append((one + "table/", "table", pages.table))
     if game.has_story:
         views.append((one + "story.md", "story", pages.story))
-    patterns = [path(route, _bound(view, game), name=name) for route, name, view in views]
+    patterns = [
+        path(route, _bound(_own(game, name, view), game), name=name) for route, name, view in views
+    ]
     live = site.live(game.kind)
     patterns.append(path(one + "stream/", stream_view(live), name="stream"))
     if game.shared_screen:
@@ -117,6 +123,13 @@ def game_urls(game: Game) -> list[URLPattern]:
             path(one + "table/stream/", stream_view(live, as_table=True), name="table_stream")
         )
     return [*patterns, *game.extra_urls()]
+
+
+def _own(game: Game, name: str, view: Callable[..., Any]) -> Callable[..., Any]:
+    """The game's own page ``name`` (its method ``<name>_view``; ``act_view`` for a move), or
+    the site's ``view``."""
+    own = getattr(type(game), f"{'act' if name == 'move' else name}_view", None)
+    return own if own is not None else view
 
 
 def _bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
@@ -135,13 +148,17 @@ def _bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
 
 
 def running_tables(game: Game, seats: Seats) -> list[RunningTable]:
-    """The game's tables in "In play now" (``tables.running``)."""
+    """The game's tables in "In play now" (``tables.running``): its own (``Game.running``), or
+    those not over at which the viewer has a seat."""
+    own = game.running(seats)
+    if own is not None:
+        return own
     mine = game.seat_model._default_manager.filter(
         **{game.fk: OuterRef("pk"), "user_id": seats.user_id}
     )
     return seated_running(
         seats, kind=game.kind, model=game.model, seated=Exists(mine), labels=game.labels,
-        url_name=f"{game.kind}:detail",
+        url_name=f"{game.namespace}:detail",
     )  # fmt: skip
 
 

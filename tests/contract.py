@@ -30,6 +30,35 @@ class Contract:
     secrets: Callable[[Any], Mapping[str, Sequence[str]]] = lambda row: {}
     # Fields the odd posts add (a game's own field names).
     fields: Sequence[str] = field(default_factory=tuple)
+    # A game whose seats are not the table's users (a fight's are its combatants): how it
+    # starts for ``users`` at ``campaign`` (else ``tables.play.create`` with ``new``'s fields),
+    # its new-game form's whole post (else the players and ``new``'s fields), who sits at a
+    # game the list page started (else its seats' users, in order), and the scope a seat's move
+    # is about (its basis: else the seat's own pid).
+    start: Callable[[Any, list[Any]], Any] | None = None
+    new_post: Callable[[Any, list[Any]], Mapping[str, Any]] | None = None
+    seated: Callable[[Any], list[Any]] | None = None
+    scope: Callable[[Any, str], str] = lambda row, pid: pid
+
+
+def start_game(game: Game, campaign: Any, users: list[Any]) -> Any:
+    """A new game of ``game`` for ``users`` (the host first) at ``campaign``, as its contract
+    says."""
+    from tests.kit import new_game
+
+    contract = contract_of(game)
+    if contract.start is not None:
+        return contract.start(campaign, users)
+    data = {k: int(v) if v.isdigit() else v for k, v in contract.new(users).items()}
+    return new_game(game.kind, campaign=campaign, actor=users[0], players=users, **data)
+
+
+def new_post(game: Game, campaign: Any, users: list[Any], key: str) -> dict[str, Any]:
+    """What the list page's new-game form posts to start a game for ``users``."""
+    contract = contract_of(game)
+    if contract.new_post is not None:
+        return {**contract.new_post(campaign, users), "key": key}
+    return {"player": [u.pk for u in users], "key": key, **contract.new(users)}
 
 
 def contract_of(game: Game) -> Contract:

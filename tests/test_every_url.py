@@ -12,14 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from campaigns.game_sessions import session_start
 from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
-from fights.services import fight_create
 from tables.site import site
-from tests.contract import contract_of
-from tests.kit import new_game
+from tests.contract import start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -47,23 +44,11 @@ def objects(
         campaign=campaign, actor=dealer, title="Showdown",
         hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
     )  # fmt: skip
-    fight = fight_create(
-        campaign=campaign, actor=dealer, session=session_start(campaign=campaign, actor=dealer),
-        title="Shootout", characters=[pc_a, pc_b, npc],
-    )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
-    # Every declared game (tables.site), started as its contract says (tests/contract.py).
+    # Every declared game (tables.site), started as its contract says (tests/contract.py): a
+    # fight of pc_a, pc_b and npc among them.
     declared = {
-        f"{game.kind}_id": new_game(
-            game.kind,
-            campaign=campaign,
-            actor=dealer,
-            players=[dealer, player_a, player_b],
-            **{
-                k: int(v) if v.isdigit() else v
-                for k, v in contract_of(game).new([dealer, player_a, player_b]).items()
-            },
-        ).pk
+        f"{game.kind}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
         for game in site.games()
     }
     assert isinstance(note, Note)
@@ -78,7 +63,6 @@ def objects(
         "member_id": member.pk,
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
-        "fight_id": fight.pk,
         "line_id": site.get("saloon").model.objects.get(pk=declared["saloon_id"]).lines.first().pk,
         "action": "call",
         **declared,
