@@ -13,11 +13,12 @@ column, and every page of each game opens for its members. A later move (conflic
 adds its state-only migration to its app's tuple; going back to the target exercises it anyway.
 
 What the history holds (git log on each app's migrations): Death Enters the Saloon moved in
-a51981e (0003, the campaign's related name: no SQL; before it, 0002). Conflicts and fights are
-at today's main (conflicts 0007, fights 0001). Saloon Showdown and The Gunfighter were born on
-the kit (a6437bf, bc4d504): their first migration is their only one, so there is nothing to go
-back to that still holds their tables; their rows stay in place while every other app goes back
-and comes forward, and are checked like the others."""
+a51981e (0003, the campaign's related name: no SQL; before it, 0002); fights moved in
+0002_on_the_kit (the same, state only; before it, 0001). Conflicts are at today's main
+(0007). Saloon Showdown and The Gunfighter were born on the kit (a6437bf, bc4d504): their
+first migration is their only one, so there is nothing to go back to that still holds their
+tables; their rows stay in place while every other app goes back and comes forward, and are
+checked like the others."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ OLD_LAYOUT = [("conflicts", "0006_fight_from_conflict"), ("fights", None)]
 KIT_MOVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "saloon": ("0002_line_struck", ("0003_campaign_related_name_from_the_kit",)),
     "conflicts": ("0007_fights_moved_out", ()),
-    "fights": ("0001_initial", ()),
+    "fights": ("0001_initial", ("0002_on_the_kit",)),
     "showdown": ("0001_initial", ()),  # born on the kit: its only migration
     "gunfighter": ("0001_initial", ()),  # born on the kit: its only migration
 }
@@ -198,7 +199,7 @@ def counts(game: Game, row: Any) -> tuple[int, int, int]:
 
 def pages(row: Any) -> list[str]:
     """Every page of a game row: a declared game's by its URL names (``tables.site``), the
-    others' (conflicts, fights: not yet declared) their own."""
+    others' (conflicts: not yet declared) their own."""
     declared = {game.model: game for game in site.games()}
     game = declared.get(type(row))
     if game is None:
@@ -206,8 +207,8 @@ def pages(row: Any) -> list[str]:
         return [one, one + "table/", one + "version/"]
     slug, one = row.campaign.slug, {f"{game.kind}_id": row.pk}
     names = ["detail", "version"] + ["table"] * game.shared_screen + ["story"] * game.has_story
-    return [reverse(f"{game.kind}:list", kwargs={"slug": slug})] + [
-        reverse(f"{game.kind}:{name}", kwargs={"slug": slug, **one}) for name in names
+    return [reverse(f"{game.namespace}:list", kwargs={"slug": slug})] + [
+        reverse(f"{game.namespace}:{name}", kwargs={"slug": slug, **one}) for name in names
     ]
 
 
