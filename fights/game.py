@@ -54,7 +54,7 @@ class Fights(Game):
     codec = FightCodec
     # The fight's forms: its moves take the combatant they are about (``cid``) and are judged
     # by who may play it (``fights.services``), not made for the mover's seat (``act``).
-    moves: ClassVar[Mapping[str, type[GameMove]]] = ACTIONS  # type: ignore[assignment]
+    moves: ClassVar[Mapping[str, type[GameMove]]] = ACTIONS
     in_lobby = False  # the Dealer starts a fight from a session, not from the table's games
     shared_screen = True
     host_acts_for = False  # the Dealer plays every combatant as the Dealer, not for a seat

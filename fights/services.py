@@ -212,7 +212,7 @@ def fight_move(
     *,
     fight_id: int,
     membership: Membership,
-    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    move: Move | Callable[[], Move],
     version: int | None,
     key: str = "",
     basis: str = "",
@@ -221,8 +221,8 @@ def fight_move(
 ) -> Fight:
     """Apply one move (see the module docstring) through the table kit. Raises ``FightError``
     with a plain message (and changes nothing) when the move is refused; returns the fight
-    unchanged for a repeated submit. ``move`` may be a function of the seats (a form's
-    ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
+    unchanged for a repeated submit. ``move`` may be a function making it under the lock (a
+    form's ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
     ``Fight.DoesNotExist`` for a fight outside the member's campaign."""
     moved = fight_move_read(
         fight_id=fight_id, membership=membership, move=move, version=version, key=key,
@@ -235,7 +235,7 @@ def fight_move_read(
     *,
     fight_id: int,
     membership: Membership,
-    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    move: Move | Callable[[], Move],
     version: int | None,
     key: str = "",
     basis: str = "",
@@ -251,7 +251,7 @@ def fight_move_read(
 
     def apply(fight: Fight) -> Changes:
         seats = {s.cid: s for s in fight.seats.all()}  # read with the fight (load_fight)
-        made = move(seats) if callable(move) else move
+        made = move() if callable(move) else move
         joined.append(isinstance(made, JoinSpec))
         _check_may(made, seats, membership)
         state = state_from_data(fight.state)

@@ -30,6 +30,7 @@ from fights.models import Fight
 from fights.reads import KIND, load_fight
 from fights.selectors import join_context
 from fights.services import FightError, fight_create, fight_move, fight_move_read
+from tables.clock import now_ms
 from tables.forms import problem_of
 from tables.game import Game
 from tables.once import MadeAndGone, made_once
@@ -81,12 +82,12 @@ def fight_new(game: Game, request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def act(
     game: Game, request: HtmxHttpRequest, slug: str, table_id: int, action: str
 ) -> HttpResponse:
-    """One move: the Dealer's (``dealer_only``) or a combatant's, whoever plays it (the
+    """One move: the Dealer's (``host_only``) or a combatant's, whoever plays it (the
     service judges: a player only their own player character's)."""
     form_class = ACTIONS.get(action)
     if form_class is None:
         raise Http404("No such move.")
-    if form_class.dealer_only():
+    if form_class.host_only:
         membership = dealer_membership_for(request.user, slug, "run the fight")
     else:
         membership = membership_for(request.user, slug)
@@ -95,10 +96,10 @@ def act(
         if not form.is_valid():
             raise FightError(problem_of(form))
         data = form.cleaned_data
+        scope = "" if form.host_only else data.get("cid", "")
         _, fight = fight_move_read(
-            fight_id=table_id, membership=membership, move=form.move, version=data["version"],
-            key=data["key"], basis=data["basis"],
-            scope="" if form.dealer_only() else data.get("cid", ""),
+            fight_id=table_id, membership=membership, move=lambda: form.move(scope, now_ms()),
+            version=data["version"], key=data["key"], basis=data["basis"], scope=scope,
         )  # fmt: skip
     except Fight.DoesNotExist:
         raise Http404(game.missing) from None
@@ -120,8 +121,8 @@ def fight_join(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpRespon
         d = form.cleaned_data
         try:
             fight_move(
-                fight_id=fight.pk, membership=membership, move=form.move,
-                version=d["version"], key=d["key"],
+                fight_id=fight.pk, membership=membership, move=form.move, version=d["version"],
+                key=d["key"],
             )  # fmt: skip
         except FightError as error:
             form.add_error(None, str(error))
