@@ -52,8 +52,8 @@ class Fights(Game):
     model, seat_model, line_model, key_model = Fight, FightSeat, FightEvent, FightMoveKey
     fk = "fight"
     codec = FightCodec
-    # The fight's forms: its moves take the combatant they are about (``cid``) and are judged
-    # by who may play it (``fights.services``), not made for the mover's seat (``act``).
+    # One form per move (``GameMove``; the Dealer's are ``host_only``): a move about one
+    # combatant names it (``cid``), and the services judge who may play it (its own ``act``).
     moves: ClassVar[Mapping[str, type[GameMove]]] = ACTIONS
     in_lobby = False  # the Dealer starts a fight from a session, not from the table's games
     shared_screen = True

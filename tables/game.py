@@ -187,7 +187,7 @@ class Game:
     in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
-    # A shared screen (``<kind>/table.html``) and a story to download.
+    # A shared screen (``<app>/table.html``) and a story to download.
     shared_screen: ClassVar[bool] = False
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
