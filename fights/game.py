@@ -29,7 +29,7 @@ from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
 from fights.forms import ACTIONS
 from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
-from fights.reads import KIND, combatant_basis, load_fight
+from fights.reads import KIND, NOUN, combatant_basis, load_fight
 from fights.selectors import fight_view
 from tables.game import Game, GameMove
 from tables.running import MAX_RUNNING, RunningTable, Seats
@@ -44,7 +44,7 @@ PHASE_LABELS = {
 
 class Fights(Game):
     kind = KIND
-    app = "fights"
+    noun = NOUN
     name = "A fight"
     blurb = "combat rounds on the action deck"
     missing = "No such fight in this campaign."
@@ -55,7 +55,7 @@ class Fights(Game):
     # One form per move (``GameMove``; the Dealer's are ``host_only``): a move about one
     # combatant names it (``cid``), and the services judge who may play it (its own ``act``).
     moves: ClassVar[Mapping[str, type[GameMove]]] = ACTIONS
-    in_lobby = False  # the Dealer starts a fight from a session, not from the table's games
+    startable = False  # the Dealer starts a fight from a session, not from the table's games
     shared_screen = True
     host_acts_for = False  # the Dealer plays every combatant as the Dealer, not for a seat
     screens_query = False  # every screen is made from ``screen_row`` alone
@@ -63,7 +63,7 @@ class Fights(Game):
     # The fight's own pages (``fights.views``).
     list_view = views.fight_list
     new_view = views.fight_new
-    act_view = views.act
+    move_view = views.act
 
     def extra_urls(self) -> list[Any]:
         return [
@@ -125,7 +125,7 @@ class Fights(Game):
     def _running(self, row: Mapping[str, Any], seats: Seats) -> RunningTable:
         phase = PHASE_LABELS.get(row["phase"], row["phase"])
         return RunningTable(
-            kind=KIND, table_id=row["pk"], title=row["title"],
+            kind=NOUN, table_id=row["pk"], title=row["title"],
             phase_label=f"round {row['round']}, {phase}", campaign_id=row["campaign_id"],
             campaign_name=row["campaign__name"], campaign_slug=row["campaign__slug"],
             url=reverse("fights:detail", args=[row["campaign__slug"], row["pk"]]),

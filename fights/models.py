@@ -3,7 +3,7 @@ one row (``TableRow``), who fights in it, and its timeline (``TimelineLine``).
 
 The tables keep the names they had when fights lived in the conflicts app (``conflicts_fight``…:
 ``db_table``), and the constraints the names they were made with, so neither the move out of
-conflicts nor onto the kit's bases changed the database (``0002_on_the_kit``: state only).
+conflicts nor onto the kit's bases changed the database (0002: state only).
 A fight's seats are its combatants (characters and lines of extras, by ``cid``), not users at a
 table: ``FightSeat`` keeps its own shape rather than ``TableSeat``'s (user, pid, position).
 Every move locks the ``Fight`` row, checks ``version`` and bumps it (``tables.moves``).

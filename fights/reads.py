@@ -14,7 +14,8 @@ from fights.engine import action_deck as engine
 from fights.models import Fight, FightEvent, FightSeat
 from tables.moves import Table, basis_of
 
-KIND = "fight"  # the declared game's kind (``fights.game``): its live channel, "In play now"
+KIND = "fights"  # the declared game's kind (``fights.game``): its URLs' namespace, templates
+NOUN = "fight"  # one fight: its URL's ``fight_id``, its live channel, "In play now"
 
 
 def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:

@@ -3,10 +3,8 @@
 A game at the table subclasses ``Game`` once, in its app's ``game.py``, and registers an
 instance with the site (``tables.site.site.register``). It declares what is its own:
 
-* who it is: ``kind`` (its live channel and "In play now" kind, and its URL namespace, pages'
-  URL and templates' folder unless ``app`` names another: the fights' kind is "fight", their
-  app "fights"), ``name``, ``players``, ``blurb``, ``order``; the phases' ``labels``; its
-  ``rulings``;
+* who it is: ``kind`` (its URL namespace, live channel and "In play now" kind), ``name``,
+  ``players``, ``blurb``, ``order``; the phases' ``labels``; its ``rulings``;
 * its models, on the kit's bases (``TableRow``, ``TableSeat``, ``TimelineLine``,
   ``MoveKeyBase``); the foreign key of seats, lines and keys to the row is ``fk``;
 * its engine: ``new_state`` (a new game's state and opening events), ``apply`` (a move),
@@ -16,15 +14,15 @@ instance with the site (``tables.site.site.register``). It declares what is its 
 * its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
 * its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
-  engine's per-viewer view) and the templates ``<app>/list.html`` and ``<app>/detail.html``
-  (with a ``main`` partial), optionally ``<app>/table.html`` (``shared_screen``) and the story
+  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
+  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
   (``story_markdown``).
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
-"In play now" provider, the lobby's games list, the Rulings entries. A game overrides a page
-only where it really differs, as a method ``<name>_view(request, slug, …)`` marked like the
-site's own (``tables.pages.page``; think ``ModelAdmin``), and "In play now" (``running``)
-where its seats are not the site's users at a table.
+"In play now" provider, the lobby's games list, the Rulings entries. A game overrides only
+what really differs (think ``ModelAdmin``): a page, as ``<name>_view`` (a site view's
+signature, ``view(game, request, slug, …)``, marked with ``tables.pages.page``); its ``table``
+(the move pipeline's), its ``live`` table, its ``running`` tables; and adds its own URLs.
 """
 
 from __future__ import annotations
@@ -41,6 +39,7 @@ from django.db import models
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
+from tables.running import RunningTable, Seats, seated_running
 
 
 def md(text: str) -> str:
@@ -155,9 +154,9 @@ class Game:
     """A game at the table (the module's docstring). Subclass it and fill in what is yours."""
 
     kind: ClassVar[str]
-    # Its URL namespace, its pages' URL (``c/<slug>/<app>/``) and its templates' folder, when
-    # not ``kind`` (``namespace``).
-    app: ClassVar[str] = ""
+    # One table's name in its URL's id (``<noun>_id``), its live channel, "In play now" and
+    # its page's events (``<noun>-moved``, ``<noun>-main``): the kind, unless said otherwise.
+    noun: str = ""
     name: ClassVar[str]
     players: ClassVar[str] = ""  # "2–6 players"
     blurb: ClassVar[str] = ""
@@ -166,6 +165,8 @@ class Game:
     no_seat: ClassVar[str] = "No such player at this game."
     labels: ClassVar[Mapping[str, str]] = {}
     rulings: ClassVar[Sequence[Any]] = ()
+    # Listed among the games a table can start (the lobby's, the campaign page's).
+    startable: ClassVar[bool] = True
 
     model: ClassVar[type[models.Model]]
     seat_model: ClassVar[type[models.Model]]
@@ -183,11 +184,9 @@ class Game:
     # The flash after a new game, and the opening line ({actor}: who started it).
     started: ClassVar[str] = "The game is on."
     opening: ClassVar[str] = "{actor} starts a game of {name}."
-    # Listed among the games a table starts (the lobby, the campaign page).
-    in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
-    # A shared screen (``<app>/table.html``) and a story to download.
+    # A shared screen (``<kind>/table.html``) and a story to download.
     shared_screen: ClassVar[bool] = False
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
@@ -198,33 +197,47 @@ class Game:
     # thread), or is made from ``screen_row`` alone (in the event loop).
     screens_query: ClassVar[bool] = True
 
+    def __init__(self) -> None:
+        self.noun = self.noun or self.kind
+
     @cached_property
-    def table(self) -> GameTable:
+    def table(self) -> Table[Any]:
         """This game's table as the move pipeline moves it."""
         made = type(
             f"{type(self).__name__}Table", (GameTable,),
             {"game": self, "model": self.model, "key_model": self.key_model,
-             "line_model": self.line_model, "fk": self.fk, "channel": self.kind,
+             "line_model": self.line_model, "fk": self.fk, "channel": self.noun,
              "missing": self.missing},
         )  # fmt: skip
         return made()  # type: ignore[no-any-return]
 
-    @property
-    def namespace(self) -> str:
-        """Its URL namespace, its pages' URL segment and its templates' folder."""
-        return self.app or self.kind
+    def live(self) -> Any:
+        """The game's own live table (``dustdevils.live.tables.LiveTable``), or None: the
+        site's (``tables.site.live_table``), every screen made through ``view``."""
+        return None
+
+    def running(self, seats: Seats) -> list[RunningTable]:
+        """The game's tables in "In play now" (``tables.running``): those not over where the
+        viewer has a seat, or every one of the campaigns they host."""
+        mine = self.seat_model._default_manager.filter(
+            **{self.fk: models.OuterRef("pk"), "user_id": seats.user_id}
+        )
+        return seated_running(
+            seats, kind=self.noun, model=self.model, seated=models.Exists(mine),
+            labels=self.labels, url_name=f"{self.kind}:detail",
+        )  # fmt: skip
 
     @property
     def event_name(self) -> str:
         """The htmx event on which a page refreshes its main panel (the safety-net poll)."""
-        return f"{self.kind}-moved"
+        return f"{self.noun}-moved"
 
     @property
     def panel_id(self) -> str:
-        return f"{self.kind}-main"
+        return f"{self.noun}-main"
 
     def template(self, page: str) -> str:
-        return f"{self.namespace}/{page}.html"
+        return f"{self.kind}/{page}.html"
 
     # --- The engine -------------------------------------------------------------------------
     def new_state(
@@ -296,11 +309,6 @@ class Game:
         """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
         raise NotImplementedError
 
-    def running(self, seats: Any) -> list[Any] | None:
-        """Its tables in "In play now" for ``seats`` (``tables.running.Seats``); None: the
-        site's, from the seats' users (``tables.site.running_tables``)."""
-        return None
-
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """What the list page shows beside the kit's context (``form``: a refused start's)."""
         return {}
@@ -336,5 +344,5 @@ class Game:
         """The URL of a move named ``ACTION`` at ``row`` (``{% move_form %}`` fills it in)."""
         from django.urls import reverse
 
-        kwargs = {"slug": row.campaign.slug, f"{self.kind}_id": row.pk, "action": "ACTION"}
-        return reverse(f"{self.namespace}:move", kwargs=kwargs)
+        kwargs = {"slug": row.campaign.slug, f"{self.noun}_id": row.pk, "action": "ACTION"}
+        return reverse(f"{self.kind}:move", kwargs=kwargs)

@@ -3,8 +3,7 @@
 ``site.register(game)`` (from the game's ``game.py``, found by ``autodiscover`` for every
 installed app) puts the game in "In play now", in the lobby's and the campaign page's games,
 and its readings on the Rulings page; ``site.urls()`` gives every game its pages, under
-``c/<slug>/<app>/`` in the namespace ``<app>`` (``Game.namespace``: its kind, unless it names
-another app):
+``c/<slug>/<kind>/`` in the namespace ``<kind>``:
 
 =========================  ==========  =================================================
 ``""``                     ``list``    the table's games of this kind, and starting one
@@ -17,19 +16,18 @@ another app):
 ``<id>/move/<action>/``    ``move``    one move (POST), one Django form per move
 =========================  ==========  =================================================
 
-The views are plain functions taking the game first; a ``Game`` subclass overrides the one
-that differs with a method of the page's name (``new_view``, ``act_view`` for ``move``…,
-marked ``tables.pages.page`` as the site's are) and adds its own URLs (``Game.extra_urls``).
+(``<id>`` is ``<noun>_id``: ``Game.noun``, the kind unless said.) The views are plain
+functions taking the game first; a ``Game`` subclass overrides the one that differs
+(``Game.detail_view``: ``<name>_view``) and adds its own URLs (``Game.extra_urls``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial, wraps
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path
 from django.utils.module_loading import autodiscover_modules
@@ -38,7 +36,6 @@ from campaigns.access import membership_for
 from dustdevils.live.tables import LiveTable, Viewer
 from tables import codecs, pages, rulings, tablegames
 from tables.game import Game
-from tables.running import RunningTable, Seats, seated_running
 from tables.streams import member_table, stream_view
 
 
@@ -56,12 +53,12 @@ class Site:
         self._games[game.kind] = game
         from tables import running
 
-        running.register(game.kind, running=partial(running_tables, game), model=game.model)
-        if game.in_lobby:
+        running.register(game.noun, running=game.running, model=game.model)
+        if game.startable:
             tablegames.register(
                 tablegames.TableGame(
                     kind=game.kind, name=game.name, players=game.players, blurb=game.blurb,
-                    url_name=f"{game.namespace}:list", order=game.order,
+                    url_name=f"{game.kind}:list", order=game.order,
                 )
             )  # fmt: skip
         rulings.register(*game.rulings)
@@ -72,7 +69,8 @@ class Site:
     def live(self, kind: str) -> LiveTable[Any]:
         """The game's live table (one per process: its open screens are counted on it)."""
         if kind not in self._live:
-            self._live[kind] = live_table(self.get(kind))
+            game = self.get(kind)
+            self._live[kind] = game.live() or live_table(game)
         return self._live[kind]
 
     def games(self) -> list[Game]:
@@ -85,9 +83,8 @@ class Site:
         """Every registered game's URLs, each in its own namespace (its kind)."""
         return [
             path("", include(([
-                path(f"c/<slug:slug>/{game.namespace}/", include(game_urls(game))),
-                *game.root_urls(),
-            ], game.namespace)))
+                path(f"c/<slug:slug>/{game.kind}/", include(game_urls(game))), *game.root_urls()
+            ], game.kind)))
             for game in self.games()
         ]  # fmt: skip
 
@@ -101,7 +98,7 @@ def autodiscover() -> None:
 
 
 def game_urls(game: Game) -> list[URLPattern]:
-    one = f"<int:{game.kind}_id>/"
+    one = f"<int:{game.noun}_id>/"
     views: list[tuple[str, str, Callable[..., Any]]] = [
         ("", "list", pages.game_list),
         ("new/", "new", pages.game_new),
@@ -114,7 +111,8 @@ def game_urls(game: Game) -> list[URLPattern]:
     if game.has_story:
         views.append((one + "story.md", "story", pages.story))
     patterns = [
-        path(route, _bound(_own(game, name, view), game), name=name) for route, name, view in views
+        path(route, bound(getattr(type(game), f"{name}_view", view), game), name=name)
+        for route, name, view in views
     ]
     live = site.live(game.kind)
     patterns.append(path(one + "stream/", stream_view(live), name="stream"))
@@ -125,41 +123,19 @@ def game_urls(game: Game) -> list[URLPattern]:
     return [*patterns, *game.extra_urls()]
 
 
-def _own(game: Game, name: str, view: Callable[..., Any]) -> Callable[..., Any]:
-    """The game's own page ``name`` (its method ``<name>_view``; ``act_view`` for a move), or
-    the site's ``view``."""
-    own = getattr(type(game), f"{'act' if name == 'move' else name}_view", None)
-    return own if own is not None else view
-
-
-def _bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
+def bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
     """``view`` closed over ``game`` (its table id passed as ``table_id``), decorated."""
-    key = f"{game.kind}_id"
+    key = f"{game.noun}_id"
 
     @wraps(view)
-    def bound(request: Any, slug: str, **kwargs: Any) -> Any:
+    def closed(request: Any, slug: str, **kwargs: Any) -> Any:
         if key in kwargs:
             kwargs["table_id"] = kwargs.pop(key)
         return view(game, request, slug, **kwargs)
 
     for decorator in reversed(getattr(view, "decorators", ())):
-        bound = decorator(bound)
-    return bound
-
-
-def running_tables(game: Game, seats: Seats) -> list[RunningTable]:
-    """The game's tables in "In play now" (``tables.running``): its own (``Game.running``), or
-    those not over at which the viewer has a seat."""
-    own = game.running(seats)
-    if own is not None:
-        return own
-    mine = game.seat_model._default_manager.filter(
-        **{game.fk: OuterRef("pk"), "user_id": seats.user_id}
-    )
-    return seated_running(
-        seats, kind=game.kind, model=game.model, seated=Exists(mine), labels=game.labels,
-        url_name=f"{game.namespace}:detail",
-    )  # fmt: skip
+        closed = decorator(closed)
+    return closed
 
 
 # --- Live ----------------------------------------------------------------------------------------
@@ -176,6 +152,6 @@ def live_table(game: Game) -> LiveTable[Any]:
         return render_to_string(game.template(page) + "#main", context)
 
     return member_table(
-        kind=game.kind, model=game.model, render=render_panel, admit=membership_for,
+        kind=game.noun, model=game.model, render=render_panel, admit=membership_for,
         missing=game.missing, load_row=game.screen_row, reads_db=game.screens_query,
     )  # fmt: skip

@@ -30,20 +30,23 @@ class Contract:
     secrets: Callable[[Any], Mapping[str, Sequence[str]]] = lambda row: {}
     # Fields the odd posts add (a game's own field names).
     fields: Sequence[str] = field(default_factory=tuple)
-    # A game whose seats are not the table's users (a fight's are its combatants): how it
-    # starts for ``users`` at ``campaign`` (else ``tables.play.create`` with ``new``'s fields),
-    # its new-game form's whole post (else the players and ``new``'s fields), who sits at a
-    # game the list page started (else its seats' users, in order), and the scope a seat's move
-    # is about (its basis: else the seat's own pid).
+    # A game whose tables are not made by the site's ``create`` (the conflict's Dealer sets
+    # its hands up): a new table at ``campaign`` for ``users`` (the host first).
     start: Callable[[Any, list[Any]], Any] | None = None
+    # The game's pid of the seat a tap names ("p2"), given the table's row.
+    hand: Callable[[Any, str], str] = lambda row, pid: pid
+    # Who sits at a table, in order (the new-game form's players).
+    seated: Callable[[Any], list[Any]] = lambda row: [
+        s.user for s in row.seats.order_by("position")
+    ]
+    # A game whose new-game form seats no users (a fight's Dealer picks characters): the form's
+    # whole post (but its key) starting a game for ``users`` at ``campaign``.
     new_post: Callable[[Any, list[Any]], Mapping[str, Any]] | None = None
-    seated: Callable[[Any], list[Any]] | None = None
-    scope: Callable[[Any, str], str] = lambda row, pid: pid
 
 
 def start_game(game: Game, campaign: Any, users: list[Any]) -> Any:
-    """A new game of ``game`` for ``users`` (the host first) at ``campaign``, as its contract
-    says."""
+    """A new table of ``game`` at ``campaign`` for ``users`` (the host first), as its contract
+    says (else through the site, with the new-game form's fields)."""
     from tests.kit import new_game
 
     contract = contract_of(game)

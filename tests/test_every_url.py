@@ -48,7 +48,7 @@ def objects(
     # Every declared game (tables.site), started as its contract says (tests/contract.py): a
     # fight of pc_a, pc_b and npc among them.
     declared = {
-        f"{game.kind}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
+        f"{game.noun}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
         for game in site.games()
     }
     assert isinstance(note, Note)

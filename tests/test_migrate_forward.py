@@ -13,12 +13,11 @@ column, and every page of each game opens for its members. A later move (conflic
 adds its state-only migration to its app's tuple; going back to the target exercises it anyway.
 
 What the history holds (git log on each app's migrations): Death Enters the Saloon moved in
-a51981e (0003, the campaign's related name: no SQL; before it, 0002); fights moved in
-0002_on_the_kit (the same, state only; before it, 0001). Conflicts are at today's main
-(0007). Saloon Showdown and The Gunfighter were born on the kit (a6437bf, bc4d504): their
-first migration is their only one, so there is nothing to go back to that still holds their
-tables; their rows stay in place while every other app goes back and comes forward, and are
-checked like the others."""
+a51981e (0003, the campaign's related name: no SQL; before it, 0002); fights in 0002 (the same:
+no SQL; before it, 0001). Conflicts are at today's main (0007). Saloon Showdown and The
+Gunfighter were born on the kit (a6437bf, bc4d504): their first migration is their only one, so
+there is nothing to go back to that still holds their tables; their rows stay in place while
+every other app goes back and comes forward, and are checked like the others."""
 
 from __future__ import annotations
 
@@ -52,7 +51,7 @@ OLD_LAYOUT = [("conflicts", "0006_fight_from_conflict"), ("fights", None)]
 KIT_MOVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "saloon": ("0002_line_struck", ("0003_campaign_related_name_from_the_kit",)),
     "conflicts": ("0007_fights_moved_out", ()),
-    "fights": ("0001_initial", ("0002_on_the_kit",)),
+    "fights": ("0001_initial", ("0002_campaign_related_name_from_the_kit",)),
     "showdown": ("0001_initial", ()),  # born on the kit: its only migration
     "gunfighter": ("0001_initial", ()),  # born on the kit: its only migration
 }
@@ -205,10 +204,10 @@ def pages(row: Any) -> list[str]:
     if game is None:
         one = row.get_absolute_url()
         return [one, one + "table/", one + "version/"]
-    slug, one = row.campaign.slug, {f"{game.kind}_id": row.pk}
+    slug, one = row.campaign.slug, {f"{game.noun}_id": row.pk}
     names = ["detail", "version"] + ["table"] * game.shared_screen + ["story"] * game.has_story
-    return [reverse(f"{game.namespace}:list", kwargs={"slug": slug})] + [
-        reverse(f"{game.namespace}:{name}", kwargs={"slug": slug, **one}) for name in names
+    return [reverse(f"{game.kind}:list", kwargs={"slug": slug})] + [
+        reverse(f"{game.kind}:{name}", kwargs={"slug": slug, **one}) for name in names
     ]
 
 

@@ -415,7 +415,7 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
                                        ExtrasSpec("2 Deputies", 2, "1d6")],
     )  # fmt: skip
     games["fight"] = FightGame(
-        "fight", site.live("fight"), fight.pk, slug,
+        "fight", site.live("fights"), fight.pk, slug,
         viewers(fight.pk, [u.pk for u in users]),
         cids=[cid_of(pc) for pc in pcs], players=[u.pk for u in players],
     )  # fmt: skip

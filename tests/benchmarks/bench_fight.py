@@ -82,7 +82,7 @@ def _screens(fight_id: int, viewers: list[Any]) -> None:
     from dustdevils.live.tables import Viewer
     from tables.site import site
 
-    live = site.live("fight")
+    live = site.live("fights")
     read = live.load(fight_id)
     assert read is not None
     for membership, as_table in viewers:

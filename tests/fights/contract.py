@@ -102,5 +102,5 @@ CONTRACT = Contract(
     start=start,
     new_post=new_post,
     seated=seated,
-    scope=scope,
+    hand=scope,
 )
