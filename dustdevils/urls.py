@@ -15,7 +15,6 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
     path("", include("exchange.urls")),
-    path("", include("fights.urls")),
     # The table clock's time, and every declared game (tables.site): c/<slug>/<kind>/….
     path("", include("tables.urls")),
     path("admin/", admin.site.urls),

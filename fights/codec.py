@@ -33,7 +33,6 @@ from tables.codecs import (
     lines_checked,
     lines_data,
     q,
-    register,
     restored_words,
     shown,
     state_loaded,
@@ -46,8 +45,14 @@ EXTRAS_ID = re.compile(r"x[0-9]{1,6}")  # fights.services: a character's is c an
 
 
 class FightCodec:
+    """The fights' codec (``fights.game`` declares it: the site registers it). Its own, not a
+    ``tables.seated.SeatedCodec``: a fight's seats are its combatants, not the table's users."""
+
     kind = "fights"
     noun = "Fight"
+
+    def __init__(self, game: Any = None) -> None:
+        self.game = game
 
     def seal(self, state: dict[str, Any]) -> dict[str, Any]:
         return sealed(state)
@@ -200,6 +205,3 @@ def _screens(
     for membership in seats:
         yield "fights/detail.html#main", partial(fight_view, fight, membership)
     yield "fights/table.html#main", partial(fight_view, fight, dealer, as_table=True)
-
-
-CODEC = register(FightCodec())

@@ -8,7 +8,6 @@ the cleaned form into the move. Forms check shapes (whole numbers, card notation
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -22,9 +21,8 @@ from characters.selectors import in_play as characters_in_play
 from dustdevils.idempotency import key_field
 from dustdevils.parsing import whole_number
 from fights.engine import action_deck as engine
-from fights.models import FightSeat
 from fights.services import DEALER_MOVES, ExtrasSpec, JoinSpec, Move, TNRoll, cid_of
-from tables.forms import MoveForm
+from tables.forms import GameMove
 
 if TYPE_CHECKING:
     from conflicts.models import Conflict
@@ -36,10 +34,22 @@ WHOLE = dict.fromkeys(
 )
 
 
-class FightMoveForm(MoveForm):
-    dealer_moves = DEALER_MOVES
+class FightMoveForm(GameMove):
+    """A fight's move as the kit's move form (``GameMove``): its version (required: a fight's
+    page always sends it), key and basis; the Dealer's moves are the host's (``host_only``:
+    they run the round, or change a combatant's standing). ``move(pid, now_ms)`` is the engine's
+    move; a move about one combatant names it itself (``cid``, posted), so ``pid`` is not read:
+    the services judge whether the mover plays it (a player only their own character)."""
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    dealer_moves = DEALER_MOVES
+    host_refusal = "Only the Dealer can do that."
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.host_only = hasattr(cls, "move_type") and cls.dealer_only()
+
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         return self.move_type()  # type: ignore[no-any-return]
 
 
@@ -48,7 +58,7 @@ class CombatantForm(FightMoveForm):
 
     cid = forms.CharField(max_length=20, label="Combatant")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         return self.move_type(self.cleaned_data["cid"])  # type: ignore[no-any-return]
 
 
@@ -61,7 +71,7 @@ class QuicknessForm(CombatantForm):
     )
     bust = forms.BooleanField(required=False, label="Bust (more than half the dice show 1)")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         d = self.cleaned_data
         return engine.Quickness(d["cid"], d["total"], bool(d["bust"]))
 
@@ -83,7 +93,7 @@ class GutsForm(CombatantForm):
     total = forms.IntegerField(min_value=0, max_value=999, label="Guts total", error_messages=WHOLE)
     bust = forms.BooleanField(required=False, label="Bust")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         d = self.cleaned_data
         return engine.Guts(d["cid"], d["total"], bool(d["bust"]))
 
@@ -118,7 +128,7 @@ class ActForm(CombatantForm):
     mine = forms.IntegerField(min_value=0, max_value=999, required=False, label="Your Quickness")
     theirs = forms.IntegerField(min_value=0, max_value=999, required=False, label="Their Quickness")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         d = self.cleaned_data
         result: Opposed | None = Opposed(d["opposed"]) if d["opposed"] else None
         if d["interrupt"] and d["mine"] is not None and d["theirs"] is not None:
@@ -134,7 +144,7 @@ class SleeveForm(CombatantForm):
     move_type = engine.Sleeve
     card = CardField(label="Card")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         return engine.Sleeve(self.cleaned_data["cid"], self.cleaned_data["card"])
 
 
@@ -156,7 +166,7 @@ class CapForm(CombatantForm):
     move_type = engine.SetCap
     cap = forms.IntegerField(min_value=1, max_value=54, required=False, label="Card cap")
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         return engine.SetCap(self.cleaned_data["cid"], self.cleaned_data["cap"])
 
 
@@ -187,7 +197,7 @@ class TNRollForm(FightMoveForm):
         except IllegalMove as error:  # 0d6, 3d7: the roller's own words
             raise forms.ValidationError(str(error)) from error
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         d = self.cleaned_data
         return TNRoll(d["cid"] or None, d["dice"], d["tn"], d["note"])
 
@@ -220,7 +230,7 @@ class JoinForm(FightMoveForm):
             )
         return data
 
-    def move(self, seats: Mapping[str, FightSeat]) -> Move:
+    def move(self, pid: str = "", now_ms: int = 0) -> Move:
         d = self.cleaned_data
         return JoinSpec(d["character"], d["extras"], bool(d["surprised"]))
 

@@ -1,32 +1,34 @@
-"""A fight on the action deck: the engine's state in one row, who sits in it, and its timeline.
+"""A fight on the action deck, on the kit's bases (``tables.models``): the engine's state in
+one row (``TableRow``), who fights in it, and its timeline (``TimelineLine``).
 
 The tables keep the names they had when fights lived in the conflicts app (``conflicts_fight``…:
-``db_table``), so moving the app moved no data. Every move locks the ``Fight`` row, checks
-``version`` and bumps it.
+``db_table``), and the constraints the names they were made with, so neither the move out of
+conflicts nor onto the kit's bases changed the database (0002: state only).
+A fight's seats are its combatants (characters and lines of extras, by ``cid``), not users at a
+table: ``FightSeat`` keeps its own shape rather than ``TableSeat``'s (user, pid, position).
+Every move locks the ``Fight`` row, checks ``version`` and bumps it (``tables.moves``).
 """
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from fights.engine.action_deck import Phase
+from tables.models import TableRow, TimelineLine
 
 
-class Fight(models.Model):
+class Fight(TableRow):
     """One fight, from the first Quickness roll to its end. ``state`` is
-    ``fights.engine.serial.state_to_data`` of the engine's ``FightState``."""
+    ``fights.engine.serial.state_to_data`` of the engine's ``FightState``; the kit's fields
+    (campaign, state, version, phase, created_by/at, last_move_at) are ``TableRow``'s."""
 
     # The phases in which the fight has ended: THE definition of "over" (the "In play now"
     # banner, ``is_over``), like ``Conflict.OVER``.
     OVER = (Phase.OVER.value,)
 
-    campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="fights"
-    )
     session = models.ForeignKey(
         "campaigns.GameSession",
         on_delete=models.SET_NULL,
@@ -44,29 +46,16 @@ class Fight(models.Model):
         blank=True,
         related_name="fights",
     )
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=12, db_index=True)  # the state's phase, for queries
     round = models.PositiveIntegerField(default=1)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_move_at = models.DateTimeField(auto_now=True)
 
-    class Meta:
+    class Meta(TableRow.Meta):
         db_table = "conflicts_fight"
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return self.title
 
     def get_absolute_url(self) -> str:
         return reverse("fights:detail", kwargs={"slug": self.campaign.slug, "fight_id": self.pk})
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase in self.OVER
 
 
 class FightSeat(models.Model):
@@ -102,34 +91,24 @@ class FightSeat(models.Model):
         return f"{self.name} in {self.fight}"
 
 
-class FightEvent(models.Model):
-    """The fight's timeline. A public line (``secret`` False) is for everyone at the table; a
-    secret line (R30: a hand's cards, a sleeved card, a red joker's Fate chip) is for the Dealer
-    and the players of the player characters named in ``cids``."""
+class FightEvent(TimelineLine):
+    """The fight's timeline (``TimelineLine``: seq, version, actor, text), each line with its
+    round. A public line (``secret`` False) is for everyone at the table; a secret line (R30: a
+    hand's cards, a sleeved card, a red joker's Fate chip) is for the Dealer and the players of
+    the player characters named in ``cids``."""
 
     fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()
     round = models.PositiveIntegerField()
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    text = models.TextField()
     secret = models.BooleanField(default=False)
     cids = models.JSONField(
         default=list, blank=True
     )  # a secret line's readers (besides the Dealer)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(TimelineLine.Meta):
         db_table = "conflicts_fightevent"
-        ordering = ["seq"]
         constraints = [
             models.UniqueConstraint(fields=["fight", "seq"], name="fight_event_seq_once"),
         ]
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class FightMoveKey(MoveKeyBase):

@@ -1,18 +1,20 @@
 """The one read of a fight's table: ``load_fight(fight_id)``, and ``carried_on``: the same read
 carried past a move (the move's own read, taken under the lock, with the lines the move wrote),
-so the mover's answer needs no second read."""
+so the mover's answer needs no second read; the table the kit moves (``fights_table``) and what
+a combatant's move is based on (``combatant_basis``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from campaigns.models import Campaign
 from fights.engine import action_deck as engine
-from fights.engine.serial import state_from_data
-from fights.models import Fight, FightEvent, FightMoveKey, FightSeat
+from fights.models import Fight, FightEvent, FightSeat
 from tables.moves import Table, basis_of
+
+KIND = "fight"  # the declared game's kind: one fight's ``fight_id``, live channel, "In play now"
 
 
 def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
@@ -21,13 +23,20 @@ def load_fight(fight_id: int, campaign: Campaign | None = None) -> Fight | None:
     move: the end of the round before) — the whole timeline once the fight is over. Every screen
     of a busy fight reads it after every move, so the earlier rounds' lines (a few hundred by
     round 5) stay on the session page. Three queries."""
-    fights = Fight.objects.select_related("campaign", "session").prefetch_related(
-        Prefetch("seats", queryset=FightSeat.objects.select_related("character"))
-    )
-    fights = fights.filter(pk=fight_id)
+    fights = Fight.objects.filter(pk=fight_id)
     if campaign is not None:
         fights = fights.filter(campaign=campaign)
-    fight = fights.first()
+    return fight_from(fights)
+
+
+def fight_from(fights: QuerySet[Fight]) -> Fight | None:
+    """``load_fight``'s read of the fight in ``fights`` (the pipeline's locked queryset, its
+    lock folded into the first statement: ``tables.moves.Table.read_rows``)."""
+    fight = (
+        fights.select_related("campaign", "session")
+        .prefetch_related(Prefetch("seats", queryset=FightSeat.objects.select_related("character")))
+        .first()
+    )
     if fight is None:
         return None
     events = FightEvent.objects.all()
@@ -53,27 +62,14 @@ def carried_on(fight: Fight, lines: Sequence[FightEvent]) -> Fight | None:
     return fight
 
 
-class FightTable(Table[Fight]):
-    """A fight, as the table kit moves it: its row (with the session), keys and timeline; a
-    move of one combatant is based on that combatant, the round and the phase."""
+def fights_table() -> Table[Fight]:
+    """The fights' table as the kit's pipeline moves it (``tables.moves``): the declared
+    game's (``fights.game``, ``Game.table``): its row read as its screens read it
+    (``load_fight``), its keys and timeline, a move of one combatant based on that combatant,
+    the round and the phase (``combatant_basis``)."""
+    from tables.site import site  # the site imports every game's declaration, this one's too
 
-    model = Fight
-    key_model = FightMoveKey
-    line_model = FightEvent
-    fk = "fight"
-    channel = "fight"
-    missing = "No such fight in this campaign."
-
-    def read(self, table_id: int) -> Fight:
-        fight = load_fight(table_id)  # what its screens read: the answer needs no other read
-        assert fight is not None  # the kit's lock found the row
-        return fight
-
-    def basis(self, read: Fight, scope: str) -> str:
-        return combatant_basis(state_from_data(read.state), scope)
-
-
-FIGHTS = FightTable()
+    return site.get(KIND).table
 
 
 def combatant_basis(state: engine.FightState, cid: str) -> str:

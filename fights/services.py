@@ -28,7 +28,7 @@ from fights.engine import action_deck as engine
 from fights.engine.serial import state_from_data, state_to_data
 from fights.gunfight import settle_the_conflict
 from fights.models import Fight, FightSeat
-from fights.reads import FIGHTS, carried_on
+from fights.reads import carried_on, fights_table
 from tables.errors import Refused
 from tables.moves import (
     Basis,
@@ -186,7 +186,8 @@ def fight_create(
         shocked = [c.name for c in combatants if c.surprised]
         if shocked:
             lines.append(f"Surprised (R26): {', '.join(shocked)}.")
-        opening_lines(FIGHTS, fight, [{"round": 1, "actor": actor, "text": t} for t in lines])
+        opening = [{"round": 1, "actor": actor, "text": t} for t in lines]
+        opening_lines(fights_table(), fight, opening)
         GameSession.objects.filter(pk=session.pk).update(last_activity_at=fight.last_move_at)
         if from_conflict is not None:
             settle_the_conflict(
@@ -211,7 +212,7 @@ def fight_move(
     *,
     fight_id: int,
     membership: Membership,
-    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    move: Move | Callable[[], Move],
     version: int | None,
     key: str = "",
     basis: str = "",
@@ -220,8 +221,8 @@ def fight_move(
 ) -> Fight:
     """Apply one move (see the module docstring) through the table kit. Raises ``FightError``
     with a plain message (and changes nothing) when the move is refused; returns the fight
-    unchanged for a repeated submit. ``move`` may be a function of the seats (a form's
-    ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
+    unchanged for a repeated submit. ``move`` may be a function making it under the lock (a
+    form's ``move``); ``basis``/``scope``: what a form's move of one combatant was based on. Raises
     ``Fight.DoesNotExist`` for a fight outside the member's campaign."""
     moved = fight_move_read(
         fight_id=fight_id, membership=membership, move=move, version=version, key=key,
@@ -234,7 +235,7 @@ def fight_move_read(
     *,
     fight_id: int,
     membership: Membership,
-    move: Move | Callable[[Mapping[str, FightSeat]], Move],
+    move: Move | Callable[[], Move],
     version: int | None,
     key: str = "",
     basis: str = "",
@@ -250,7 +251,7 @@ def fight_move_read(
 
     def apply(fight: Fight) -> Changes:
         seats = {s.cid: s for s in fight.seats.all()}  # read with the fight (load_fight)
-        made = move(seats) if callable(move) else move
+        made = move() if callable(move) else move
         joined.append(isinstance(made, JoinSpec))
         _check_may(made, seats, membership)
         state = state_from_data(fight.state)
@@ -271,7 +272,7 @@ def fight_move_read(
         )
 
     moved = table_move(
-        FIGHTS, table_id=fight_id, where={"campaign_id": membership.campaign_id}, key=key,
+        fights_table(), table_id=fight_id, where={"campaign_id": membership.campaign_id}, key=key,
         based_on=Basis(version, scope, basis), apply=apply,
     )  # fmt: skip
     fight: Fight = moved.row
@@ -283,7 +284,8 @@ def fight_note(*, fight_id: int, actor: User, text: str) -> None:
     settles an action of this round), locked, versioned and published like a move."""
     fight = Fight.objects.only("state").get(pk=fight_id)
     round_ = state_from_data(fight.state).round
-    table_note(FIGHTS, table_id=fight_id, lines=[{"round": round_, "actor": actor, "text": text}])
+    line = {"round": round_, "actor": actor, "text": text}
+    table_note(fights_table(), table_id=fight_id, lines=[line])
 
 
 def controlled_cids(seats: Iterable[FightSeat], membership: Membership) -> set[str]:

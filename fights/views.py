@@ -1,10 +1,14 @@
-"""The fight screens (docs/architecture.md, "The shape of a table action").
+"""The fight's own pages beside the site's (``tables.site``; ``fights.game`` declares them):
+what a fight does its own way. The site serves the rest — the Dealer's console or a player's
+phone (``detail``: ``fights.selectors.fight_view`` per viewer, R30), the shared screen, the
+safety-net poll and the live streams.
 
-One URL shows each viewer their own screen: the Dealer's console (every combatant's cards, the
-deck, the Fate pot) or the player's phone (their own cards); the table view is the shared screen
-(public facts only). Every move is a POST through ``fight_move``: without htmx,
-post/redirect/get with the message; with htmx, the main panel comes back re-rendered with the
-message, refusals included. Cards reach templates only through ``selectors.fight_view`` (R30).
+* ``fight_list``: the campaign's fights (a fight's seats are its combatants, not users);
+* ``fight_new``: the Dealer starts a fight in a running session (R23, R26, R27), maybe from a
+  conflict that turns into a gunfight (``?conflict=<id>``, R32's mirror);
+* ``act``: one move, by the Dealer (every combatant, and the table-wide moves) or by a player
+  for their own player character (the combatant is posted: ``cid``);
+* ``fight_join`` and ``quickness_dice``: the Dealer brings someone in; R27's house rule.
 """
 
 from __future__ import annotations
@@ -20,26 +24,32 @@ from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
 from characters.models import Character
 from dustdevils.types import HtmxHttpRequest
-from fights.forms import (
-    ACTIONS,
-    FightCreateForm,
-    JoinForm,
-    QuicknessDiceForm,
-)
+from fights.forms import ACTIONS, FightCreateForm, JoinForm, QuicknessDiceForm
 from fights.joining import conflict_to_fight
 from fights.models import Fight
-from fights.reads import load_fight
-from fights.selectors import fight_view, join_context
+from fights.reads import KIND, load_fight
+from fights.selectors import join_context
 from fights.services import FightError, fight_create, fight_move, fight_move_read
+from tables.clock import now_ms
 from tables.forms import problem_of
+from tables.game import Game
 from tables.once import MadeAndGone, made_once
-from tables.views import answer, version_answer
+from tables.pages import page, screen
+from tables.views import answer
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The Dealer starts a fight in a running session (R23, R26, R27)."""
+@page(login_required, require_GET)
+def fight_list(game: Game, request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The campaign's fights, newest first (each on its session's page too)."""
+    membership = membership_for(request.user, slug)
+    fights = Fight.objects.filter(campaign=membership.campaign).select_related("session")
+    context = {"campaign": membership.campaign, "membership": membership, "fights": fights}
+    return render(request, "fights/list.html", context)
+
+
+@page(login_required, require_http_methods(["GET", "POST"]))
+def fight_new(game: Game, request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The Dealer starts a fight in a running session (R23, R26, R27). Once per form."""
     membership = dealer_membership_for(request.user, slug, "start a fight")
     conflict = conflict_to_fight(request.GET.get("conflict", ""), membership.campaign)
     initial = {"session": request.GET.get("session")} if request.GET.get("session") else None
@@ -50,7 +60,7 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         d = form.cleaned_data
         try:
             fight = made_once(
-                user=membership.user, key=d["key"],
+                user=membership.user, key=d["key"], form=f"new:{game.kind}",
                 make=lambda: fight_create(
                     campaign=membership.campaign, actor=membership.user, session=d["session"],
                     title=d["title"], characters=form.chosen(), extras=d["extras"],
@@ -68,69 +78,16 @@ def fight_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "fights/new.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def fight_join(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
-    """The Dealer brings someone into the fight under way: a character, or a line of extras."""
-    membership = dealer_membership_for(request.user, slug, "bring someone into the fight")
-    fight = get_object_or_404(Fight, pk=fight_id, campaign=membership.campaign)
-    form = JoinForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        try:
-            fight_move(
-                fight_id=fight.pk, membership=membership, move=form.move,
-                version=d["version"], key=d["key"],
-            )  # fmt: skip
-        except FightError as error:
-            form.add_error(None, str(error))
-        else:
-            return _after(request, slug, fight.pk, membership, moved=True)
-    return render(request, "fights/join.html", join_context(fight, membership, form))
-
-
-@never_cache  # it may show a private hand: no cache, no back-forward copy (issue 19)
-@login_required
-@require_GET
-def detail(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
-    """The Dealer's console or the player's phone, whichever this viewer is."""
-    membership, fight = _load(request, slug, fight_id)
-    return _screen(request, fight, membership)
-
-
-@never_cache
-@login_required
-@require_GET
-def table(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
-    """The shared screen: public facts only, whoever is looking (R30)."""
-    membership, fight = _load(request, slug, fight_id)
-    context = fight_view(fight, membership, as_table=True)
-    template = "fights/table.html" + ("#main" if request.htmx else "")
-    return render(request, template, context)
-
-
-@login_required
-@require_GET
-def version(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
-    """The safety-net poll: 204 while the fight stands still, else its version. Never a card."""
-    membership = membership_for(request.user, slug)
-    current = (
-        Fight.objects.filter(pk=fight_id, campaign=membership.campaign)
-        .values_list("version", flat=True)
-        .first()
-    )
-    return version_answer(request, current=current, event="fight-moved")
-
-
-@never_cache
-@login_required
-@require_POST
-def act(request: HtmxHttpRequest, slug: str, fight_id: int, action: str) -> HttpResponse:
-    """One move (see the module docstring)."""
+@page(never_cache, login_required, require_POST)
+def act(
+    game: Game, request: HtmxHttpRequest, slug: str, table_id: int, action: str
+) -> HttpResponse:
+    """One move: the Dealer's (``host_only``) or a combatant's, whoever plays it (the
+    service judges: a player only their own player character's)."""
     form_class = ACTIONS.get(action)
     if form_class is None:
         raise Http404("No such move.")
-    if form_class.dealer_only():
+    if form_class.host_only:
         membership = dealer_membership_for(request.user, slug, "run the fight")
     else:
         membership = membership_for(request.user, slug)
@@ -139,16 +96,39 @@ def act(request: HtmxHttpRequest, slug: str, fight_id: int, action: str) -> Http
         if not form.is_valid():
             raise FightError(problem_of(form))
         data = form.cleaned_data
+        scope = "" if form.host_only else data.get("cid", "")
         _, fight = fight_move_read(
-            fight_id=fight_id, membership=membership, move=form.move, version=data["version"],
-            key=data["key"], basis=data["basis"],
-            scope="" if form.dealer_only() else data.get("cid", ""),
+            fight_id=table_id, membership=membership, move=lambda: form.move(scope, now_ms()),
+            version=data["version"], key=data["key"], basis=data["basis"], scope=scope,
         )  # fmt: skip
     except Fight.DoesNotExist:
-        raise Http404("No such fight in this campaign.") from None
+        raise Http404(game.missing) from None
     except FightError as error:
-        return _after(request, slug, fight_id, membership, error=str(error))
-    return _after(request, slug, fight_id, membership, moved=True, read=fight)
+        return _after(game, request, table_id, membership, error=str(error))
+    return _after(game, request, table_id, membership, moved=True, read=fight)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fight_join(request: HtmxHttpRequest, slug: str, fight_id: int) -> HttpResponse:
+    """The Dealer brings someone into the fight under way: a character, or a line of extras."""
+    from tables.site import site
+
+    membership = dealer_membership_for(request.user, slug, "bring someone into the fight")
+    fight = get_object_or_404(Fight, pk=fight_id, campaign=membership.campaign)
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            fight_move(
+                fight_id=fight.pk, membership=membership, move=form.move, version=d["version"],
+                key=d["key"],
+            )  # fmt: skip
+        except FightError as error:
+            form.add_error(None, str(error))
+        else:
+            return _after(site.get(KIND), request, fight.pk, membership, moved=True)
+    return render(request, "fights/join.html", join_context(fight, membership, form))
 
 
 @login_required
@@ -167,54 +147,21 @@ def quickness_dice(request: HtmxHttpRequest, slug: str, character_id: int) -> Ht
     return redirect(character)
 
 
-# --- Helpers -----------------------------------------------------------------------------------
-
-
-def _load(request: HtmxHttpRequest, slug: str, fight_id: int) -> tuple[Membership, Fight]:
-    membership = membership_for(request.user, slug)
-    fight = load_fight(fight_id, membership.campaign)
-    if fight is None:
-        raise Http404("No such fight in this campaign.")
-    return membership, fight
-
-
-def _screen(
-    request: HtmxHttpRequest,
-    fight: Fight,
-    membership: Membership,
-    *,
-    notice: str = "",
-    error: str = "",
-) -> HttpResponse:
-    context = fight_view(fight, membership)
-    context.update(notice=notice, error=error)
-    return render(request, "fights/detail.html" + ("#main" if request.htmx else ""), context)
-
-
 def _after(
-    request: HtmxHttpRequest,
-    slug: str,
-    fight_id: int,
-    membership: Membership,
-    *,
-    error: str = "",
-    moved: bool = False,
-    read: Fight | None = None,
-) -> HttpResponse:
-    """htmx: the main panel as it is now, with the message (``moved``: what the move did, in
-    the timeline's words); otherwise post/redirect/get. ``read``: the fight as the move left
-    it (``fight_move_read``: the move's own read, no second one)."""
+    game: Game, request: HtmxHttpRequest, fight_id: int, membership: Membership, *,
+    error: str = "", moved: bool = False, read: Fight | None = None,
+) -> HttpResponse:  # fmt: skip
+    """The site's answer to a move (``tables.views.answer``), its notice the move's public
+    lines. ``read``: the fight as the move left it (``fight_move_read``: no second read)."""
     fight = read or load_fight(fight_id, membership.campaign)
     if fight is None:
-        raise Http404("No such fight in this campaign.")
+        raise Http404(game.missing)
     notice = ""
     if moved:
         notice = " ".join(
             e.text for e in fight.events.all() if e.version == fight.version and not e.secret
         )
     return answer(
-        request, notice=notice, error=error, url=fight.get_absolute_url(), panel="fight-main",
-        screen=lambda notice, error: _screen(
-            request, fight, membership, notice=notice, error=error
-        ),
+        request, notice=notice, error=error, url=fight.get_absolute_url(), panel=game.panel_id,
+        screen=lambda notice, error: screen(game, request, fight, notice=notice, error=error),
     )  # fmt: skip

@@ -214,6 +214,11 @@ class Game:
     def row(self, read: Any) -> Any:
         return read
 
+    def page_row(self, table_id: int, campaign: Any) -> Any:
+        """The table as a page of it reads it (None: no such table at ``campaign``)."""
+        tables = self.model._default_manager.select_related("campaign")
+        return tables.filter(pk=table_id, campaign=campaign).first()
+
     def screen_row(self, table_id: int) -> Any:
         """The row every live screen of a table is made from, read once per version by its
         stream (None: no such table): with its campaign, its seats, its campaign's members and

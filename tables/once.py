@@ -30,7 +30,8 @@ class MadeAndGone(CampaignError):
 
 def form_of(make: Callable[[], object]) -> str:
     """The form a ``make`` carries out: the code it is (its module and qualified name, as
-    ``fights.views.fight_new.<locals>.<lambda>``): each view's form makes with its own."""
+    ``campaigns.views.table.campaign_create.<locals>.<lambda>``): each view's form makes with
+    its own."""
     return f"{getattr(make, '__module__', '')}.{getattr(make, '__qualname__', repr(make))}"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 
 from campaigns.access import membership_for
 from campaigns.models import Campaign, Membership
@@ -61,10 +61,10 @@ def seat_of(game: Game, table_id: int, user: User | None) -> Any:
 
 def load(game: Game, request: Any, slug: str, table_id: int) -> Any:
     """The game at this table (404 for those who do not sit at it)."""
-    tables = game.model._default_manager.filter(
-        campaign=membership_for(request.user, slug).campaign
-    )
-    return get_object_or_404(tables.select_related("campaign"), pk=table_id)
+    row = game.page_row(table_id, membership_for(request.user, slug).campaign)
+    if row is None:
+        raise Http404(game.missing)
+    return row
 
 
 # --- Writes --------------------------------------------------------------------------------------

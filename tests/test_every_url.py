@@ -12,11 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from campaigns.game_sessions import session_start
 from campaigns.models import GameSession, Invite, Membership, Note, WantedLink
 from campaigns.services import invite_create, note_save, session_plan
 from conflicts.services import HandSpec, conflict_create
-from fights.services import fight_create
 from tables.site import site
 from tests.contract import start_game
 from tests.made_once import (
@@ -63,12 +61,9 @@ def make_objects(
         campaign=campaign, actor=dealer, title="Showdown",
         hands=[HandSpec(character=pc_a), HandSpec(character=pc_b), HandSpec(stud_size=5)],
     )  # fmt: skip
-    fight = fight_create(
-        campaign=campaign, actor=dealer, session=session_start(campaign=campaign, actor=dealer),
-        title="Shootout", characters=[pc_a, pc_b, npc],
-    )  # fmt: skip
     member = Membership.objects.get(campaign=campaign, user=player_a)
-    # Every declared game (tables.site), started as its contract says (tests/contract.py).
+    # Every declared game (tables.site), started as its contract says (tests/contract.py): a
+    # fight of pc_a, pc_b and npc among them.
     declared = {
         f"{game.kind}_id": start_game(game, campaign, [dealer, player_a, player_b]).pk
         for game in site.games()
@@ -86,7 +81,6 @@ def make_objects(
         "member_id": member.pk,
         "character_id": pc_a.pk,
         "conflict_id": conflict.pk,
-        "fight_id": fight.pk,
         "line_id": site.get("saloon").model.objects.get(pk=declared["saloon_id"]).lines.first().pk,
         "action": "call",
     }

@@ -198,7 +198,7 @@ def counts(game: Game, row: Any) -> tuple[int, int, int]:
 
 def pages(row: Any) -> list[str]:
     """Every page of a game row: a declared game's by its URL names (``tables.site``), the
-    others' (conflicts, fights: not yet declared) their own."""
+    others' (conflicts: not yet declared) their own."""
     declared = {game.model: game for game in site.games()}
     game = declared.get(type(row))
     if game is None:

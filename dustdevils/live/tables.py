@@ -1,6 +1,6 @@
 """Live table screens over Server-Sent Events: ONE protocol for every kind of table — a conflict
-(``conflicts.streams``), a fight (``fights.streams``) and every declared game, a saloon game's
-too (``tables.site.live_table``). docs/architecture.md, "The shape of a table action", steps 3–4.
+(``conflicts.streams``) and every declared game, a fight's and a saloon game's too
+(``tables.site.live_table``). docs/architecture.md, "The shape of a table action", steps 3–4.
 
 The broadcaster (``dustdevils.live.broadcast``) only says "<kind>-<id> is now at version v". A
 kind of table (``LiveTable``) says how to read one of its tables (``load``, the same read its

@@ -364,7 +364,6 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
     from conflicts.models import Event
     from conflicts.services import HandSpec, conflict_create, pid_of
     from dustdevils.live.tables import Viewer
-    from fights import streams as fight_streams
     from fights.services import ExtrasSpec, cid_of, fight_create
     from tables.site import site
     from tests.kit import new_game
@@ -417,7 +416,7 @@ def _world() -> tuple[dict[int, Any], dict[str, Game], Any]:
                                        ExtrasSpec("2 Deputies", 2, "1d6")],
     )  # fmt: skip
     games["fight"] = FightGame(
-        "fight", fight_streams.FIGHTS, fight.pk, slug,
+        "fight", site.live("fights"), fight.pk, slug,
         viewers(fight.pk, [u.pk for u in users]),
         cids=[cid_of(pc) for pc in pcs], players=[u.pk for u in players],
     )  # fmt: skip

@@ -78,14 +78,16 @@ def _world() -> dict[str, Any]:
 
 def _screens(fight_id: int, viewers: list[Any]) -> None:
     """What the live streams do after a move: ONE shared read of the fight, then each screen
-    rendered from it through the choke point (``streams.panel``)."""
-    from fights.streams import Viewer, load_read, panel
+    rendered from it through the choke point (the site's live table of the fight game)."""
+    from dustdevils.live.tables import Viewer
+    from tables.site import site
 
-    read = load_read(fight_id)
+    live = site.live("fights")
+    read = live.load(fight_id)
     assert read is not None
     for membership, as_table in viewers:
-        viewer = Viewer(membership.user_id, read.fight.campaign.slug, fight_id, as_table, "x")
-        assert panel(viewer, read) is not None
+        viewer = Viewer(membership.user_id, read.row.campaign.slug, fight_id, as_table, "x")
+        assert live.panel(viewer, read) is not None
 
 
 def _round(world: dict[str, Any], rng: random.Random) -> tuple[int, float]:

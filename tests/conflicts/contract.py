@@ -46,7 +46,11 @@ def new_post(campaign: Any, users: list[Any]) -> dict[str, str]:
     """The Dealer's set-up form: the players' characters take part, against a 5-card stud."""
     takes = {f"{field}_{pc.pk}": value for pc in pcs(campaign, users)
              for field, value in (("take", "on"), ("side", "players"))}  # fmt: skip
-    return {"title": "The contract", "stakes": "0", "stud": "5", **takes}
+    # The form lists every character of the campaign, each with its side (as a browser sends
+    # the select's first choice); only the players' characters take part.
+    sides = {f"side_{pk}": "players" for pk in Character.objects.filter(campaign=campaign)
+             .values_list("pk", flat=True)}  # fmt: skip
+    return {"title": "The contract", "stakes": "0", "stud": "5", **sides, **takes}
 
 
 def scope(row: Any, pid: str) -> str:

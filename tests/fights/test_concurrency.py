@@ -1,6 +1,7 @@
 """Fight moves racing each other on real PostgreSQL: the fight row is locked for every move
-(``select_for_update``), so six double clicks make one move and six moves made for the same
-version let exactly one through; the others are refused as stale, with nothing written."""
+(``select_for_update``), so six moves the Dealer made for the same version with no basis let
+exactly one through; the others are refused as stale, with nothing written. (Two players'
+taps at once and a double click under the race: the contract suite, tests/fights/contract.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from campaigns.models import Membership
 from fights.engine import action_deck as engine
-from fights.models import Fight, FightEvent, FightMoveKey
+from fights.models import Fight, FightMoveKey
 from fights.services import cid_of, fight_create, fight_move
 from tables.errors import StaleMove
 from tests.kit import race
@@ -27,22 +28,6 @@ def fight(campaign: Any, dealer: Any, pc_a: Any, pc_b: Any, npc: Any) -> Fight:
         campaign=campaign, actor=dealer, session=session, title="Race",
         characters=[pc_a, pc_b, npc],
     )  # fmt: skip
-
-
-def test_a_double_click_moves_once(fight: Fight, campaign: Any, player_a: Any, pc_a: Any) -> None:
-    seat = Membership.objects.get(user=player_a, campaign=campaign)
-    move = engine.RollQuickness(cid_of(pc_a))
-    results = race(
-        6,
-        lambda i: fight_move(
-            fight_id=fight.pk, membership=seat, move=move, version=0, key="same-click"
-        ),
-    )
-    assert not [r for r in results if isinstance(r, Exception)]
-    fight.refresh_from_db()
-    assert fight.version == 1
-    assert FightMoveKey.objects.filter(fight=fight).count() == 1
-    assert FightEvent.objects.filter(fight=fight, version=1).count() == 1
 
 
 def test_one_of_many_moves_on_the_same_version_goes_through(

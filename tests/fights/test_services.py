@@ -1,5 +1,6 @@
-"""The fight's services (fights/services.py): set-up, permissions, stale forms, repeated
-submits and bad input — each refusal in plain words, with nothing written (R23–R27, R30, R31)."""
+"""The fight's services (fights/services.py): set-up, permissions, a refused move's key and bad
+input — each refusal in plain words, with nothing written (R23–R27, R30, R31). A stale page and
+a double click: the contract suite (tests/tables/test_contract.py, tests/fights/contract.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from fights.services import (
     fight_create,
     fight_move,
 )
-from tables.errors import StaleMove
 from tests.fights.conftest import PINKERTONS, FightTable, rig, state_of
 
 pytestmark = pytest.mark.django_db
@@ -174,34 +174,6 @@ def test_the_dealer_may_move_every_combatant(
     for n, cid in enumerate((cid_of(pc_b), cid_of(npc), PINKERTONS)):
         fight_move(fight_id=gunfight.pk, membership=boss, move=engine.Quickness(cid, 7), version=n)
     assert gunfight.__class__.objects.get(pk=gunfight.pk).version == 3
-
-
-def test_a_stale_form_is_refused_with_a_plain_message_and_nothing_written(
-    gunfight: Fight, dealer: User, player_a: User, pc_a: Any
-) -> None:
-    fight_move(
-        fight_id=gunfight.pk, membership=member(dealer, gunfight),
-        move=engine.Quickness(PINKERTONS, 7), version=0,
-    )  # fmt: skip
-    before = written(gunfight)
-    with pytest.raises(StaleMove, match="has moved on since that page was loaded"):
-        fight_move(
-            fight_id=gunfight.pk, membership=member(player_a, gunfight),
-            move=engine.Quickness(cid_of(pc_a), 13), version=0, key="k-stale",
-        )  # fmt: skip
-    assert written(gunfight) == before
-
-
-def test_a_double_click_moves_once(gunfight: Fight, player_a: User, pc_a: Any) -> None:
-    abe = member(player_a, gunfight)
-    for _ in range(2):
-        fight_move(
-            fight_id=gunfight.pk, membership=abe, move=engine.RollQuickness(cid_of(pc_a)),
-            version=0, key="same-key", rng=random.Random(4),
-        )  # fmt: skip
-    version, _, events, keys = written(gunfight)
-    assert (version, keys) == (1, 1)
-    assert events == 2  # the start, and ONE Quickness roll
 
 
 def test_a_refused_move_keeps_no_key_so_the_same_form_can_be_sent_again(

@@ -1,8 +1,9 @@
-"""The live fight streams (fights/streams.py on dustdevils/live/tables.py), in one
-process: a snapshot first for every viewer, then an update per move with that viewer's own panel
-and never a foreign card (R30); 403 for anonymous visitors, 404 for outsiders; a reconnect
-starts with a full snapshot; the process's safety-net poll catches a move whose announcement
-was lost; "reconnecting" while Redis is away, and the moves still arrive."""
+"""The live fight streams (the site's live table of ``fights.game``, on
+dustdevils/live/tables.py), in one process: a snapshot first for every viewer, then an update
+per move with that viewer's own panel and never a foreign card (R30); 403 for anonymous
+visitors, 404 for outsiders; a reconnect starts with a full snapshot; the process's safety-net
+poll catches a move whose announcement was lost; "reconnecting" while Redis is away, and the
+moves still arrive."""
 
 from __future__ import annotations
 

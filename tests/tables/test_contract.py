@@ -30,7 +30,7 @@ GAMES = [pytest.param(game, id=game.kind) for game in site.games()]
 
 def test_every_declared_game_is_under_contract() -> None:
     kinds = {game.kind for game in site.games()}
-    assert {"gunfighter", "showdown", "highcard"} <= kinds
+    assert {"gunfighter", "showdown", "saloon", "highcard", "conflict", "fight"} <= kinds
     for game in site.games():
         assert isinstance(contract_of(game), Contract)
 
