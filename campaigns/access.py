@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_noop
 
 from campaigns.models import Campaign, Membership
+from cards.words import said
 
 
 class DealerOnly(PermissionDenied):
@@ -74,4 +76,7 @@ def is_host(campaign: Campaign, user: User) -> bool:
 def acting_for(host: User, name: str) -> str:
     """The timeline's line when the host makes a move for a player whose phone is gone (flat,
     lost or left behind): The Gunfighter's GF12, Saloon Showdown's SS19."""
-    return f"{host.first_name or host.get_username()} acts for {name}, whose phone is away."
+    return said(
+        gettext_noop("{host} acts for {name}, whose phone is away."),
+        host=host.first_name or host.get_username(), name=name,
+    )  # fmt: skip

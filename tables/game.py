@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext_noop
 
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
@@ -174,8 +175,10 @@ class Game:
     moves: ClassVar[Mapping[str, type[GameMove]]] = {}
 
     # The flash after a new game, and the opening line ({actor}: who started it).
-    started: ClassVar[str] = "The game is on."
-    opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # (Marked for the catalogue: each is translated where it is shown, the opening line in
+    # each reader's language.)
+    started: ClassVar[str] = gettext_noop("The game is on.")
+    opening: ClassVar[str] = gettext_noop("{actor} starts a game of {name}.")
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
     lobby_partial: ClassVar[str] = "lobby"
     # A shared screen (``<kind>/table.html``) and a story to download.

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from tables.words import shown
+
 
 class TableRow(models.Model):
     """A game's table: its engine's ``state`` (JSON), the ``version`` the kit moves on, the
@@ -70,6 +72,12 @@ class TimelineLine(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     text = models.TextField()
+    # What was said, kept apart so each reader sees it in their own language (issue 39): the
+    # English message with {name} places, and its values (``cards.words``, ``tables.words``).
+    # A line without a message (written before, or by a game that says only ``text``) is
+    # shown as its ``text``.
+    message = models.TextField(blank=True, default="")
+    values = models.JSONField(blank=True, default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -77,7 +85,12 @@ class TimelineLine(models.Model):
         ordering = ["seq"]
 
     def __str__(self) -> str:
-        return self.text
+        return self.shown
+
+    @property
+    def shown(self) -> str:
+        """The line in the active language (the reader's)."""
+        return shown(self.message, self.values) if self.message else self.text
 
 
 def seq_once(fk: str) -> models.UniqueConstraint:

@@ -1,0 +1,56 @@
+"""What an engine said (``cards.words``: a message and its values), shown in the reader's
+language at read time (issue 39): a timeline line, a refusal. The message is looked up in the
+active language's catalogue, each value that is a word too (a ``Term``), and the values are
+put in its places; a message the catalogue does not know stays English, and a translation
+whose places do not match falls back to the English — never an error on a page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext, ngettext, pgettext
+
+from cards.errors import IllegalMove
+from cards.words import data
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, dict) and "word" in value:
+        word, context = str(value["word"]), str(value.get("context") or "")
+        return pgettext(context, word) if context else gettext(word)
+    return value
+
+
+def shown(message: str, values: Mapping[str, Any] | None = None) -> str:
+    """``message`` with ``values`` (as ``cards.words.data`` stores them), in the active
+    language."""
+    values = values or {}
+    plural = values.get("_plural")
+    filled = {k: _value(v) for k, v in values.items() if not k.startswith("_")}
+    if plural:
+        n = filled.get("n", 0)
+        said = ngettext(message, str(plural), n if isinstance(n, int) else 0)
+        english = message if n == 1 else str(plural)
+    else:
+        said, english = gettext(message), message
+    if not filled:
+        return said
+    try:
+        return said.format(**filled)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        try:
+            return english.format(**{k: values[k] if isinstance(values[k], str | int) else v
+                                     for k, v in filled.items()})  # fmt: skip
+        except (KeyError, IndexError, ValueError, AttributeError):
+            return english
+
+
+def refusal(error: IllegalMove) -> str:
+    """An engine's refusal, as its reader reads it."""
+    return shown(error.message, error.values)
+
+
+def said_fields(message: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A line's ``message`` and ``values`` fields from what an engine said (``cards.words``)."""
+    return {"message": str(message), "values": data(message, values)}
