@@ -5,7 +5,8 @@
 The markers are the names GNU gettext's ``xgettext`` (Django's ``makemessages``) looks for, so
 the catalogue finds every message where it is written: ``gettext_noop(message)``,
 ``ngettext(singular, plural, n)`` (the count is the value ``n``) and ``pgettext(context, word)``
-for a value that is itself a word to translate (a pistol's colour: ``Term``)."""
+for a value that is itself a word to translate (a pistol's colour: ``Term``). A value that is
+a list of names is said "A and B" (in the reader's language)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,10 @@ def pgettext(context: str, word: str) -> Term:
 
 def english(message: str, values: Mapping[str, Any]) -> str:
     """The message in English, its values in place."""
-    plain = {k: str(v) if isinstance(v, Term) else v for k, v in values.items()}
+    plain = {
+        k: str(v) if isinstance(v, Term) else " and ".join(v) if isinstance(v, list) else v
+        for k, v in values.items()
+    }
     if isinstance(message, Plural) and values.get("n") != 1:
         return message.plural.format(**plain)
     return str(message).format(**plain)

@@ -16,6 +16,8 @@ from cards.words import data
 
 
 def _value(value: Any) -> Any:
+    if isinstance(value, list):
+        return gettext(" and ").join(str(v) for v in value)
     if isinstance(value, dict) and "word" in value:
         word, context = str(value["word"]), str(value.get("context") or "")
         return pgettext(context, word) if context else gettext(word)
@@ -40,8 +42,7 @@ def shown(message: str, values: Mapping[str, Any] | None = None) -> str:
         return said.format(**filled)
     except (KeyError, IndexError, ValueError, AttributeError):
         try:
-            return english.format(**{k: values[k] if isinstance(values[k], str | int) else v
-                                     for k, v in filled.items()})  # fmt: skip
+            return english.format(**filled)
         except (KeyError, IndexError, ValueError, AttributeError):
             return english
 
