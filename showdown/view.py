@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.access import is_host
 from showdown.engine import game as g
@@ -27,8 +28,13 @@ from tables.clock import Clock, now_ms
 from tables.errors import readable
 from tables.moves import basis_of
 
-VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
-ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
+VIA_LABELS = (_("Turn your cards on “Via!” in"), _("Via!"))
+ZONE_NAMES = {
+    "head": _("the head"),
+    "arm": _("the arm"),
+    "chest": _("the chest"),
+    "leg": _("the leg"),
+}
 
 
 def seat_basis(state: State, pid: str) -> str:

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from dustdevils.parsing import an_id, whole_number
 
@@ -16,7 +17,7 @@ def problem_of(form: forms.Form) -> str:
     for name, errors in form.errors.items():
         label = "" if name == "__all__" or name not in form.fields else form.fields[name].label
         return f"{label}: {errors[0]}" if label else str(errors[0])
-    return "Something in that form is missing."
+    return gettext("Something in that form is missing.")
 
 
 class MoveForm(forms.Form):

@@ -28,16 +28,20 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 
 def md(text: str) -> str:
@@ -70,7 +74,7 @@ class GameMove(MoveForm):
 
     # A move of the table's host (the Dealer), seated or not, rather than of a seat.
     host_only: ClassVar[bool] = False
-    host_refusal: ClassVar[str] = "Only the host makes that move."
+    host_refusal: ClassVar[Text] = _("Only the host makes that move.")
     # A host's move: the host's name, once the site knows they host (the timeline says who).
     host: str = ""
 
@@ -124,7 +128,7 @@ class Is(forms.Field):
         return bool(value == self.value)
 
 
-def count(missing: str, maximum: int = 1000) -> forms.IntegerField:
+def count(missing: Text, maximum: int = 1000) -> forms.IntegerField:
     """A whole number the player must give (``missing``: what to say when it is not one)."""
     return forms.IntegerField(
         max_value=maximum,
@@ -153,12 +157,12 @@ class Game:
 
     kind: ClassVar[str]
     name: ClassVar[str]
-    players: ClassVar[str] = ""  # "2–6 players"
-    blurb: ClassVar[str] = ""
+    players: ClassVar[Text] = ""  # "2–6 players"
+    blurb: ClassVar[Text] = ""
     order: ClassVar[int] = 100
-    missing: ClassVar[str] = "No such game at this table."
-    no_seat: ClassVar[str] = "No such player at this game."
-    labels: ClassVar[Mapping[str, str]] = {}
+    missing: ClassVar[Text] = _("No such game at this table.")
+    no_seat: ClassVar[Text] = _("No such player at this game.")
+    labels: ClassVar[Mapping[str, Text]] = {}
     rulings: ClassVar[Sequence[Any]] = ()
 
     model: ClassVar[type[models.Model]]

@@ -33,11 +33,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from django.db import models, transaction
 from django.db.models import Max
 from django.db.transaction import TransactionManagementError
+from django.utils.translation import gettext_lazy as _
 
 from cards.errors import IllegalMove
 from cards.words import Said
@@ -46,6 +47,9 @@ from dustdevils.live import broadcast as live
 from tables.errors import STALE, Refused, StaleMove
 from tables.models import TimelineLine
 from tables.words import refusal
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 R = TypeVar("R")
 
@@ -100,7 +104,7 @@ class Table(ABC, Generic[R]):
     line_model: ClassVar[type[models.Model]]  # its timeline: (table, seq) unique
     fk: ClassVar[str]  # the key's and the lines' foreign key to the row: "conflict"…
     channel: ClassVar[str]  # the live channel's prefix: "conflict" -> "conflict-12"
-    missing: ClassVar[str] = "No such table in this campaign."
+    missing: ClassVar[Text] = _("No such table in this campaign.")
 
     @abstractmethod
     def read(self, table_id: int) -> R:

@@ -7,12 +7,20 @@ whose places do not match falls back to the English — never an error on a page
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext, pgettext
 
 from cards.errors import IllegalMove
 from cards.words import data
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from django_stubs_ext import StrPromise
+
+    # Words a person reads: a string, or one translated when it is shown (gettext_lazy).
+    Text: TypeAlias = str | StrPromise
 
 
 def _value(value: Any) -> Any:

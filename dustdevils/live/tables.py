@@ -136,7 +136,7 @@ class LiveTable(Generic[R]):
     panel: Callable[[Viewer, R], str | None]
     versions: Callable[[list[int]], Iterable[tuple[int, int]]]
     admit: Callable[[Any, str], object]
-    missing: str = "No such table in this campaign."
+    missing: Any = "No such table in this campaign."  # (may be translated when shown)
     after: Callable[[R], None] | None = None
     # A kind whose screens query the database per viewer is rendered in a worker thread. Every
     # game's screens are rendered from the shared read alone (issue 29: the saloon's too).
