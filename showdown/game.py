@@ -94,7 +94,7 @@ for form in MOVES.values():
 class SaloonShowdown(Game):
     kind = "showdown"
     name = "Saloon Showdown"
-    players = _("2\u20137 players")
+    players = _("2–7 players")
     blurb = _("bluffs, duels and bounties: the cards on the table, the money on the phones")
     order = 10
     labels: ClassVar[Mapping[str, Text]] = {
