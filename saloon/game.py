@@ -19,6 +19,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -226,8 +227,8 @@ class OneOffForm(forms.Form):
 class DeathEntersTheSaloon(Game):
     kind = "saloon"
     name = "Death Enters the Saloon"
-    players = "3\u20135 players"
-    blurb = "a one-shot about guilt and the fear of Death"
+    players = gettext_lazy("3–5 players")
+    blurb = gettext_lazy("a one-shot about guilt and the fear of Death")
     order = 0
     missing = "No such game in this campaign."
     labels: ClassVar[Mapping[str, str]] = {

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from dustdevils.idempotency import key_field
 from tables.forms import MoveForm, seated_ids
@@ -294,10 +294,20 @@ class Game:
         timeline holds: nothing that was never shown."""
         state = self.load(row.state)
         seats = row.seats.order_by("position").values_list("pid", flat=True)
-        out = [f"# {md(str(row))}", "", f"*{md(row.campaign.name)}*", "", "## At the table", ""]
+        out = [
+            f"# {md(str(row))}",
+            "",
+            f"*{md(row.campaign.name)}*",
+            "",
+            "## " + gettext("At the table"),
+            "",
+        ]
         out += [f"- {md(self.seat_name(state, pid) or pid)}" for pid in seats]
-        out += ["", "## What happened", ""]
-        out += [f"- {md(line.text)}" for line in row.lines.order_by("seq") if self.in_story(line)]
+        out += ["", "## " + gettext("What happened"), ""]
+        lines = row.lines.order_by("seq")  # each in the reader's language
+        out += [
+            f"- {md(getattr(line, 'shown', line.text))}" for line in lines if self.in_story(line)
+        ]
         return "\n".join([*out, *self.story_end(state)]) + "\n"
 
     def in_story(self, line: Any) -> bool:
