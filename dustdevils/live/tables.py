@@ -160,9 +160,8 @@ class LiveTable(Generic[R]):
         if not user.is_authenticated:
             return log_in_first()
         request.user = user  # known now: nothing later looks it up again in another thread
-        viewer = Viewer(
-            user.pk, slug, table_id, as_table, get_token(request), translation.get_language()
-        )
+        language = getattr(request, "LANGUAGE_CODE", "")  # LocaleMiddleware's, or the choice
+        viewer = Viewer(user.pk, slug, table_id, as_table, get_token(request), language)
         # Listen BEFORE the snapshot is read: a move committed in between is then announced
         # to this stream too (and skipped if the snapshot already showed it).
         subscription = live.Updates(self.channel(table_id), watch_health=True)
