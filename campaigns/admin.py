@@ -188,7 +188,7 @@ class JobRunAdmin(HistoryAdmin):
 
 @admin.register(FormKey)
 class FormKeyAdmin(HistoryAdmin):
-    """Create forms' idempotency keys (campaigns.once): what each form made, kept so the same
+    """Create forms' idempotency keys (tables.once): what each form made, kept so the same
     form sent again makes nothing more. Only the forms write them."""
 
     list_display = ("created_at", "user", "campaign", "made_model", "made_id")

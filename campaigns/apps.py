@@ -5,7 +5,7 @@ from django.apps import AppConfig
 
 class CampaignsConfig(AppConfig):
     """Campaigns, memberships, invites, game sessions; the live-update broadcaster. The games
-    register their tables for the "In play now" banner themselves (``campaigns.running``)."""
+    register their tables for the "In play now" banner themselves (``tables.running``)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "campaigns"

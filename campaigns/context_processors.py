@@ -1,4 +1,4 @@
-"""What every page's header needs: the "In play now" ribbon (``campaigns.running``), so every
+"""What every page's header needs: the "In play now" ribbon (``tables.running``), so every
 running table the viewer is part of — a conflict, a fight, a saloon game — is one tap away from
 anywhere (issues 18, 26). Lazy: read only when a template shows it (base.html's header does,
 once per page; fragments and streams never do)."""
@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from campaigns import running
+from tables import running
 
 
 def running_tables(request: HttpRequest) -> dict[str, Any]:

@@ -273,7 +273,7 @@ class WantedLink(models.Model):
 class FormKey(models.Model):
     """A create form's idempotency key (``dustdevils.idempotency``), kept with what the form
     made: the same form sent again — a double click, twenty identical posts at once — finds
-    it and makes nothing more (``campaigns.once.made_once``). A new campaign or one-off table,
+    it and makes nothing more (``tables.once.made_once``). A new campaign or one-off table,
     a planned session, a note, a fight, a game of the saloon."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -19,8 +19,8 @@ from campaigns.models import (
     Note,
     WantedLink,
 )
-from campaigns.running import running_for
 from characters.models import Character
+from tables.running import running_for
 
 
 def display_name(user: User | None) -> str:

@@ -87,7 +87,7 @@ def campaign_create(
 
 def invite_token(*, actor: User, key: str) -> str:
     """The token of the invitation made by ``actor``'s form ``key``: an HMAC under the server's
-    secret key, so the same form sent again can show its link again (``campaigns.once``) while
+    secret key, so the same form sent again can show its link again (``tables.once``) while
     nobody without that secret can work a token out."""
     digest = salted_hmac("campaigns.invite", f"{actor.pk}:{key}", algorithm="sha256").digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()

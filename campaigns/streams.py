@@ -8,7 +8,7 @@ for anyone else. Same transport as the other streams (``dustdevils.live.sse.chan
 with the tables' safety net while Redis is away.
 
 What announces: ``announce(campaign_id)`` on commit, called by the services that make those
-changes, and a table's set-up or end in any game (``campaigns.running.table_saved``, a
+changes, and a table's set-up or end in any game (``tables.running.table_saved``, a
 ``post_save`` receiver, so the games' services need not know about the campaign page).
 
 The "In play now" banner of every page has its own stream, per person (``running_stream``):

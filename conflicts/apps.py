@@ -10,11 +10,11 @@ class ConflictsConfig(AppConfig):
     name = "conflicts"
 
     def ready(self) -> None:
-        from campaigns.running import register
         from conflicts.models import Conflict
         from conflicts.rulings import RULINGS
         from conflicts.running import running
         from tables import rulings
+        from tables.running import register
 
         # Its tables in every page's "In play now" banner, their set-up and end announced.
         register("conflict", running=running, model=Conflict)

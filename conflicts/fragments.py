@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from dustdevils.memo import bounded
-from dustdevils.pieces import planned
+from tables.pieces import planned
 
 if TYPE_CHECKING:
     from conflicts.selectors.rows import CardView
@@ -144,7 +144,7 @@ def form_piece(
     """``template`` for one row of a screen with forms (a hand, a fight's combatant), rendered
     from its own small context only: the row under ``name`` (only what the viewer's choke point
     gave them), the table's public facts named in ``facts`` and its references. Once per
-    viewer while that row and those facts stay the same (``dustdevils.pieces.planned``, keyed
+    viewer while that row and those facts stay the same (``tables.pieces.planned``, keyed
     by the viewer and the whole row, R10, R30): a move elsewhere at the table does not render
     it again. What differs with every render — the table's version, a fresh key for each form,
     the viewer's CSRF token and the bases of the viewer's hands (``tables.moves.Basis``) — is

@@ -1,4 +1,4 @@
-"""The conflicts in the "In play now" banner (``campaigns.running``, registered in
+"""The conflicts in the "In play now" banner (``tables.running``, registered in
 ``ConflictsConfig.ready``): those not over (``Conflict.OVER``) and not left abandoned, in which
 the viewer plays a hand (their character's) or deals (the Dealer of the campaign)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.db.models import F, Q
 from django.urls import reverse
 
-from campaigns.running import MAX_RUNNING, RunningTable, Seats
 from conflicts.models import Conflict
+from tables.running import MAX_RUNNING, RunningTable, Seats
 
 # The engine's phases still being played, as the banner names them.
 PHASE_LABELS: dict[str, str] = {

@@ -21,7 +21,7 @@ from conflicts.selectors import conflict_view
 from conflicts.selectors.advice import remember_known_odds, table_view
 from conflicts.services import controlled_pids_among
 from dustdevils.live.tables import LiveTable, Viewer
-from dustdevils.pieces import once
+from tables.pieces import once
 
 
 def _panel(viewer: Viewer, data: TableRead) -> str | None:

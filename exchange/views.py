@@ -15,7 +15,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.access import dealer_membership_for
 from campaigns.models import Campaign
-from campaigns.once import MadeAndGone, made_once
 from dustdevils.idempotency import key_of
 from dustdevils.types import HtmxHttpRequest
 from exchange.api import (
@@ -27,6 +26,7 @@ from exchange.api import (
     campaign_restore,
 )
 from exchange.forms import CampaignFileForm, RestoreForm
+from tables.once import MadeAndGone, made_once
 
 
 @login_required

@@ -10,9 +10,9 @@ class FightsConfig(AppConfig):
     name = "fights"
 
     def ready(self) -> None:
-        from campaigns.running import register
         from fights.models import Fight
         from fights.running import running
+        from tables.running import register
 
         # Its tables in every page's "In play now" banner, their set-up and end announced.
         register("fight", running=running, model=Fight)

@@ -1,4 +1,4 @@
-"""The fights in the "In play now" banner (``campaigns.running``, registered in
+"""The fights in the "In play now" banner (``tables.running``, registered in
 ``FightsConfig.ready``): those not over (``Fight.OVER``) in which the viewer's character
 fights, or that the viewer runs (the Dealer of the campaign)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.db.models import Q
 from django.urls import reverse
 
-from campaigns.running import MAX_RUNNING, RunningTable, Seats
 from fights.engine.action_deck import Phase
 from fights.models import Fight
+from tables.running import MAX_RUNNING, RunningTable, Seats
 
 # The phases still being played, as the banner names them.
 PHASE_LABELS = {Phase.QUICKNESS.value: "Quickness rolls", Phase.COUNTDOWN.value: "the countdown"}

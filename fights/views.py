@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
-from campaigns.once import MadeAndGone, made_once
 from characters.models import Character
 from dustdevils.types import HtmxHttpRequest
 from fights.forms import (
@@ -33,6 +32,7 @@ from fights.reads import load_fight
 from fights.selectors import fight_view, join_context
 from fights.services import FightError, fight_create, fight_move, fight_move_read
 from tables.forms import problem_of
+from tables.once import MadeAndGone, made_once
 from tables.views import answer, version_answer
 
 

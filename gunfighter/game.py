@@ -13,7 +13,6 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.access import is_host
 from gunfighter.codec import GunfighterCodec
 from gunfighter.engine import game as g
 from gunfighter.engine import state as s
@@ -25,6 +24,7 @@ from tables.errors import readable
 from tables.game import Game, GameMove, NewGameForm, plain
 from tables.moves import basis_of
 from tables.play import seat_of
+from tables.seating import is_host
 from tables.site import site
 
 CLOCK_LABELS = ("The showdown starts", "Countdown", "Draw! Play your bandolier", "Time! Hands off")

@@ -25,7 +25,6 @@ from django.views.decorators.http import require_POST
 
 from campaigns.access import membership_for
 from campaigns.models import Campaign
-from campaigns.once import invite_once, made_once
 from campaigns.services import CampaignError, campaign_create
 from cards.deck import Card, CardParseError, parse_card
 from dustdevils.idempotency import key_field, key_of
@@ -40,6 +39,7 @@ from tables import pages
 from tables.errors import Refused
 from tables.forms import problem_of
 from tables.game import Game, GameMove, NewGameForm, display_name, plain
+from tables.once import invite_once, made_once
 from tables.site import site
 
 

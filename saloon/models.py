@@ -17,7 +17,7 @@ class Saloon(TableRow):
     """One game. ``state`` is the engine's state (saloon.engine.serial); every move goes through
     the table kit, which locks this row and bumps ``version``."""
 
-    OVER = (Phase.OVER.value,)  # THE definition of "over" (campaigns.running)
+    OVER = (Phase.OVER.value,)  # THE definition of "over" (tables.running)
 
     title = models.CharField(max_length=160, default="Death Enters the Saloon")
 

@@ -10,7 +10,6 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.access import is_host
 from showdown.engine import game as g
 from showdown.engine.state import (
     EVENT_NAMES,
@@ -27,6 +26,7 @@ from showdown.models import Showdown, ShowdownLine, ShowdownSeat
 from tables.clock import Clock, now_ms
 from tables.errors import readable
 from tables.moves import basis_of
+from tables.seating import is_host
 
 VIA_LABELS = (_("Turn your cards on “Via!” in"), _("Via!"))
 ZONE_NAMES = {

@@ -18,16 +18,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaigns import tablegames
 from campaigns.access import membership_for
 from campaigns.models import Membership
-from campaigns.once import MadeAndGone, made_once
-from campaigns.running import new_seat, seats_in_play
-from tables import clock
+from tables import clock, tablegames
 from tables.errors import NotYours, Refused
 from tables.forms import problem_of
 from tables.game import Game
+from tables.once import MadeAndGone, made_once
 from tables.play import create, games_of, load, lobby_members, move
+from tables.running import new_seat, seats_in_play
 from tables.views import answer, markdown_file, table_version
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
 from django.shortcuts import get_object_or_404
 
-from campaigns.access import acting_for, is_host, membership_for, seating_problem
+from campaigns.access import membership_for
 from campaigns.models import Campaign, Membership
 from cards.deck import system_rng
 from cards.errors import IllegalMove
@@ -22,6 +22,7 @@ from tables import clock
 from tables.errors import NotYours, Refused
 from tables.game import Game, GameMove, display_name
 from tables.moves import Basis, Changes, Moved, opening_lines, table_move
+from tables.seating import acting_for, is_host, seating_problem
 from tables.words import refusal
 
 

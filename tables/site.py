@@ -32,12 +32,11 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path
 from django.utils.module_loading import autodiscover_modules
 
-from campaigns import tablegames
 from campaigns.access import membership_for
-from campaigns.running import RunningTable, Seats, seated_running
 from dustdevils.live.tables import LiveTable, Viewer
-from tables import codecs, pages, rulings
+from tables import codecs, pages, rulings, tablegames
 from tables.game import Game
+from tables.running import RunningTable, Seats, seated_running
 from tables.streams import member_table, stream_view
 
 
@@ -53,7 +52,7 @@ class Site:
         if game.kind in self._games:
             raise ValueError(f"A game of kind {game.kind!r} is registered already.")
         self._games[game.kind] = game
-        from campaigns import running
+        from tables import running
 
         running.register(game.kind, running=partial(running_tables, game), model=game.model)
         tablegames.register(
@@ -136,7 +135,7 @@ def _bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
 
 
 def running_tables(game: Game, seats: Seats) -> list[RunningTable]:
-    """The game's tables in "In play now" (``campaigns.running``)."""
+    """The game's tables in "In play now" (``tables.running``)."""
     mine = game.seat_model._default_manager.filter(
         **{game.fk: OuterRef("pk"), "user_id": seats.user_id}
     )

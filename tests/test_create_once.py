@@ -2,7 +2,7 @@
 answered with it — never a server error. The probe: 20 identical new-campaign posts gave 11 ×
 500 and 9 campaigns (one-off tables and session plans alike); new fight, new saloon game, notes
 and narration applied 20 times. Each form carries its idempotency key (``name="key"``), kept
-with what it made (campaigns.once.made_once, or the table kit's key for the narration).
+with what it made (tables.once.made_once, or the table kit's key for the narration).
 
 Real PostgreSQL: the requests race in threads, each on its own connection. Without a key (a
 script's form), a race still answers no 500 (the campaign's slug, the first session's number

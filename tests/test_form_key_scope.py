@@ -1,7 +1,7 @@
 """Issue 37, B8: an idempotency key belongs to its form. The same key sent with another form
 is a new key there — the probe's note key sent with the new-fight form got the note back (a
 500), and with the invitation form a link whose page answered 404. Each create form, sent
-with a key a note's form used first, makes its own thing (campaigns.once)."""
+with a key a note's form used first, makes its own thing (tables.once)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 
 from campaigns.models import Invite, Note
-from campaigns.once import made_once
 from campaigns.services import note_save
+from tables.once import made_once
 from tests.test_create_once import NAMES, cases
 
 pytestmark = pytest.mark.django_db

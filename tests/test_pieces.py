@@ -1,4 +1,4 @@
-"""dustdevils.pieces (issue 38): a template planned once is the template, word for word — a move
+"""tables.pieces (issue 38): a template planned once is the template, word for word — a move
 form's opening filled into its own places, a hand's piece with its forms called again at each
 render — and no text a player typed is ever taken for a place."""
 
@@ -11,7 +11,8 @@ import pytest
 from django.template.loader import render_to_string
 
 from conflicts import fragments
-from dustdevils import memo, pieces
+from dustdevils import memo
+from tables import pieces
 from tables.templatetags.table_kit import MOVE_FORM, PER_FORM, move_form
 from tests.conflicts.test_fragments import sizing_row, table_context
 

@@ -1,4 +1,4 @@
-"""The "In play now" ribbon on its own (``campaigns.running``): what a page's ribbon fetches
+"""The "In play now" ribbon on its own (``tables.running``): what a page's ribbon fetches
 when its stream says a table was set up or ended, and on its slow safety-net poll."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from campaigns import running
 from dustdevils.types import HtmxHttpRequest
+from tables import running
 
 
 @require_GET

@@ -18,10 +18,10 @@ from campaigns import selectors, services
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.forms import InviteForm
 from campaigns.models import Invite, Membership
-from campaigns.once import invite_once
 from campaigns.services import CampaignError
 from campaigns.views.shared import AuthedRequest, go
 from dustdevils.types import HtmxHttpRequest
+from tables.once import invite_once
 
 # --- Invitations (Dealer only) --------------------------------------------------------------------
 

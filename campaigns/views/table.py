@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import selectors, services, starters, tablegames
+from campaigns import selectors, services, starters
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.forms import (
     CampaignForm,
@@ -26,7 +26,6 @@ from campaigns.forms import (
     WantedLinkForm,
 )
 from campaigns.models import GameSession, Membership, Note, WantedLink
-from campaigns.once import made_once
 from campaigns.services import CampaignError
 from campaigns.session_story import session_story
 from campaigns.views.shared import AuthedRequest, apply, as_int, go
@@ -34,6 +33,8 @@ from characters.models import Character
 from dustdevils.paging import paged, paged_into
 from dustdevils.types import HtmxHttpRequest
 from fights.selectors import fights_queryset, session_fights
+from tables import tablegames
+from tables.once import made_once
 
 # The campaign page's lists, each a page at a time (dustdevils.paging).
 LISTS = ("pcs", "npcs", "public_npcs", "devils_to_set", "links", "notes", "sessions")

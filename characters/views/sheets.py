@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.access import dealer_membership_for, membership_for
 from campaigns.models import Membership
-from campaigns.once import MadeAndGone, made_once
 from characters import services
 from characters.forms import LeavePlayForm, SheetForm, sheet_initial
 from characters.history import character_history
@@ -39,6 +38,7 @@ from characters.views.shared import edit_refusal, load, read_only, require
 from dustdevils.idempotency import key_of
 from dustdevils.paging import paged_into
 from dustdevils.types import HtmxHttpRequest
+from tables.once import MadeAndGone, made_once
 
 T = TypeVar("T")
 GET_POST = require_http_methods(["GET", "POST"])

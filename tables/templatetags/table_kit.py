@@ -5,7 +5,7 @@ The form posts to the game's move URL (``move_base`` in the context: the URL of 
 viewer's CSRF token, the table's ``version``, a fresh idempotency ``key`` and, for a move of one
 hand or seat (``scope``: named by the context's ``scope_field``, "pid" or "cid"), its ``basis``
 (``tables.moves.Basis``) from the context's ``bases``. The HTML is the template
-``tables/_move_form.html``, planned once per shape (``dustdevils.pieces.fill``): a form costs
+``tables/_move_form.html``, planned once per shape (``tables.pieces.fill``): a form costs
 its few values, not a template render; the caller closes the form.
 """
 
@@ -20,13 +20,13 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
 from dustdevils.idempotency import FreshKey
-from dustdevils.pieces import fill, per_render
+from tables.pieces import fill, per_render
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-@per_render  # a planned piece (dustdevils.pieces.planned) calls it at every render
+@per_render  # a planned piece (tables.pieces.planned) calls it at every render
 def move_form(
     context: Mapping[str, Any],
     action: str,

@@ -13,11 +13,11 @@ from django.urls import reverse
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Campaign, DevilRating, Invite, Membership
-from campaigns.once import made_once
 from campaigns.recovery import session_recover
 from campaigns.services import campaign_create, invite_create, note_save, session_plan
 from characters.models import Character, ChipEntry
 from exchange.starters import load_hanged_man
+from tables.once import made_once
 
 MODELS = [
     *apps.get_app_config("campaigns").get_models(),

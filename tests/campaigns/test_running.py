@@ -16,7 +16,6 @@ from django.test import Client, override_settings
 
 from campaigns.game_sessions import session_start
 from campaigns.models import GameSession, Membership
-from campaigns.running import running_for
 from campaigns.services import campaign_create
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
@@ -25,6 +24,7 @@ from dustdevils.live import broadcast as live
 from fights.models import Fight
 from fights.services import ExtrasSpec, fight_create
 from saloon.models import Saloon
+from tables.running import running_for
 from tests.kit import new_game
 
 pytestmark = pytest.mark.django_db

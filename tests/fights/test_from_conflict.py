@@ -127,9 +127,9 @@ def test_it_calls_off_a_conflict_not_dealt_yet_giving_back_its_chips(
     """Before the Deal, the engine's own Cancel through the conflicts' pipeline: over at once
     (Conflict.OVER), a chip spent in it back on the ledger, gone from "In play now"."""
     from campaigns.models import Membership
-    from campaigns.running import running_for
     from conflicts.engine import conflict as engine
     from conflicts.services import conflict_move
+    from tables.running import running_for
 
     abe = Membership.objects.get(campaign=campaign, user=player_a)
     conflict_move(

@@ -13,10 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
-from campaigns.running import running_for
 from campaigns.services import campaign_create
 from gunfighter.engine import state as s
 from gunfighter.models import Gunfight, GunfightLine, GunfightMoveKey
+from tables.running import running_for
 from tests.gunfighter.conftest import state_of
 from tests.kit import new_game
 

@@ -18,13 +18,13 @@ from django.test import override_settings
 
 from campaigns.game_sessions import session_end, session_start
 from campaigns.models import Membership
-from campaigns.running import running_for
 from campaigns.services import devil_rating_set
 from characters.services import chips_grant
 from conflicts.engine import conflict as engine
 from conflicts.models import Conflict
 from conflicts.services import HandSpec, conflict_create, conflict_move
 from dustdevils.live import broadcast as live
+from tables.running import running_for
 from tests.live.test_streams import in_thread, open_stream
 
 

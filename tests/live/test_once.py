@@ -1,5 +1,5 @@
 """Issue 38: a table's screens at the cost of one read. What every viewer sees alike is made once
-per version per process (``dustdevils.pieces.once``), what is one viewer's is made for that
+per version per process (``tables.pieces.once``), what is one viewer's is made for that
 viewer alone (``pieces.planned``), and the odds never hold up a move's screens: they come after
 them, as the advisor's own fragment. Hidden cards stay hidden throughout (R10)."""
 
@@ -16,8 +16,8 @@ from conflicts import streams
 from conflicts.reads import table_read
 from conflicts.selectors import advice
 from conflicts.services import pid_of
-from dustdevils import pieces
 from dustdevils.live.tables import Viewer
+from tables import pieces
 from tests.conflicts.test_views import Table, card_tokens
 from tests.live.test_streams import (
     allowed,

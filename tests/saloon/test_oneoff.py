@@ -289,7 +289,7 @@ def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
                     players=[host, *guests],
                     rng=random.Random(3),
                 )
-            # The game's start (saloon_create says so, and so does campaigns.running for every
+            # The game's start (saloon_create says so, and so does tables.running for every
             # table set up: a repeated nudge in one commit costs a second look, nothing more).
             assert heard.count(f"campaign-{table.pk}") >= 3
             assert f"running-{host.pk}" in heard  # every member's "In play now" too

@@ -5,7 +5,7 @@ page list them, each with a link to its own page at that table; campaigns import
 A game's page at a table is a URL name taking the table's ``slug`` (``saloon:list``…): it lists
 that table's games of its kind and starts new ones. Guests at a one-off table are taken to a
 game the host starts for them by the lobby itself, whatever its kind: it asks
-``campaigns.running`` (``new_for``), where every game registers its running tables already.
+``tables.running`` (``new_for``), where every game registers its running tables already.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class TableGame:
-    kind: str  # as in campaigns.running: "saloon", "showdown"…
+    kind: str  # as in tables.running: "saloon", "showdown"…
     name: str  # "Death Enters the Saloon"
     players: StrOrPromise  # "3–5"
     blurb: StrOrPromise  # one line: what it is
