@@ -8,8 +8,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import get_language
 
-from tables.words import shown
+from tables.words import said_in
 
 
 class TableRow(models.Model):
@@ -73,11 +74,12 @@ class TimelineLine(models.Model):
     )
     text = models.TextField()
     # What was said, kept apart so each reader sees it in their own language (issue 39): the
-    # English message with {name} places, and its values (``cards.words``, ``tables.words``).
-    # A line without a message (written before, or by a game that says only ``text``) is
-    # shown as its ``text``.
+    # English message with {name} places, and its values as JSON text (``cards.words``,
+    # ``tables.words``: text, not a JSONField, so reading a timeline decodes nothing until a
+    # line is shown, and then once per process and language). A line without a message
+    # (written before, or by a game that says only ``text``) is shown as its ``text``.
     message = models.TextField(blank=True, default="")
-    values = models.JSONField(blank=True, default=dict)
+    values = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -90,7 +92,7 @@ class TimelineLine(models.Model):
     @property
     def shown(self) -> str:
         """The line in the active language (the reader's)."""
-        return shown(self.message, self.values) if self.message else self.text
+        return said_in(self.message, self.values, get_language()) if self.message else self.text
 
 
 def seq_once(fk: str) -> models.UniqueConstraint:

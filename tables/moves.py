@@ -46,7 +46,7 @@ from dustdevils.idempotency import first_submit
 from dustdevils.live import broadcast as live
 from tables.errors import STALE, Refused, StaleMove
 from tables.models import TimelineLine
-from tables.words import refusal
+from tables.words import refusal, values_text
 
 if TYPE_CHECKING:
     from tables.words import Text
@@ -219,7 +219,8 @@ def worded(table: Table[R], fields: Mapping[str, Any]) -> Mapping[str, Any]:
         and "message" not in fields
         and issubclass(table.line_model, TimelineLine)
     ):
-        return {**fields, "text": str(text), "message": text.message, "values": text.values}
+        said = {"message": text.message, "values": values_text(text.values)}
+        return {**fields, "text": str(text), **said}
     return fields
 
 

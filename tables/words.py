@@ -6,13 +6,14 @@ whose places do not match falls back to the English — never an error on a page
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext, pgettext
 
 from cards.errors import IllegalMove
-from cards.words import data
+from dustdevils.memo import bounded
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -55,11 +56,19 @@ def shown(message: str, values: Mapping[str, Any] | None = None) -> str:
             return english
 
 
+@bounded(16384)  # a timeline's lines: a few hundred bytes each at most
+def said_in(message: str, values: str, language: str | None) -> str:
+    """A stored line (its message, its values as JSON text) in ``language`` (the active one:
+    the key of the memory), made once per process: a line never changes once written."""
+    return shown(message, json.loads(values) if values else {})
+
+
 def refusal(error: IllegalMove) -> str:
     """An engine's refusal, as its reader reads it."""
     return shown(error.message, error.values)
 
 
-def said_fields(message: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    """A line's ``message`` and ``values`` fields from what an engine said (``cards.words``)."""
-    return {"message": str(message), "values": data(message, values)}
+def values_text(values: Mapping[str, Any]) -> str:
+    """A line's ``values`` field: what an engine said's values (``cards.words.data``), as
+    compact JSON text."""
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

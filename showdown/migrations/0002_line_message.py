@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='showdownline',
             name='values',
-            field=models.JSONField(blank=True, default=dict),
+            field=models.TextField(blank=True, default=""),
         ),
     ]
