@@ -4,6 +4,8 @@ password, the lockout, and the error pages. English pages stay English."""
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -36,6 +38,17 @@ def test_the_lockout_page_reads_in_italian(client: Client, db: None) -> None:
     page = locked_out(request).content.decode()
     assert "Troppi accessi falliti per “zeke”." in read_text(page)
     assert not english_left(page), english_left(page)
+
+
+def test_the_rulings_page_keeps_each_seeds_own_words(client: Client, db: None) -> None:
+    """The app's reading in Italian; a seed's quote as the seed says it (seed 001: Italian)."""
+    page = client.get(reverse("conflicts:rulings"), **IT).content.decode()
+    assert "Come l’app interpreta le regole" in read_text(page)
+    assert "La nostra lettura." in read_text(page)
+    english = client.get(reverse("conflicts:rulings")).content.decode()
+    quotes = re.findall(r'<blockquote class="ruling__seed"><p>(.*?)</p>', english, re.S)
+    assert quotes
+    assert all(f'<blockquote class="ruling__seed"><p>{q}</p>' in page for q in quotes)
 
 
 def test_english_pages_stay_english(client: Client, db: None) -> None:
