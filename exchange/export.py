@@ -254,6 +254,7 @@ def campaign_file_dump(data: dict[str, Any]) -> str:
     if isinstance(games, dict) and games:
         data = {**data, "games": {
             kind: [{**game, "state": one_line(game["state"])} for game in listed]
+            if isinstance(listed, list) else listed  # a hand-edited file's, written as it is
             for kind, listed in games.items()
         }}  # fmt: skip
     text = json.dumps(data, indent=2, ensure_ascii=False)

@@ -20,8 +20,5 @@ class GunfighterCodec(SeatedCodec):
     def unseal(self, data: Any) -> tuple[dict[str, Any], str]:
         return state_to_data(state_from_data(data)), ""
 
-    def load(self, state: dict[str, Any]) -> Any:
-        return state_from_data(state)
-
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [g["pid"] for g in state["gunfighters"]]

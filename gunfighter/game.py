@@ -1,7 +1,7 @@
 """The Gunfighter (seed 003) at the table: its declaration (``tables.game.Game``). The rules
 live in ``gunfighter.engine``; the decks, pistols and mats stay on the table. Every move is one
-Django form (``MOVES``); every screen is made in ``view`` from the engine's one per-viewer view
-(``gunfighter.engine.game.visible``, GF10)."""
+Django form (``MOVES``); every screen is made in ``gunfight_screen`` from the engine's one
+per-viewer view (``gunfighter.engine.game.visible``, GF10)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,8 @@ from gunfighter.engine.serial import state_from_data, state_to_data
 from gunfighter.models import Gunfight, GunfightLine, GunfightMoveKey, GunfightSeat
 from gunfighter.rulings import RULINGS
 from tables.clock import LEAD_MS, Clock, now_ms
-from tables.errors import readable
 from tables.game import Game, GameMove, NewGameForm, plain
 from tables.moves import basis_of
-from tables.play import seat_of
-from tables.seating import is_host
 from tables.site import site
 
 CLOCK_LABELS = ("The showdown starts", "Countdown", "Draw! Play your bandolier", "Time! Hands off")
@@ -163,8 +160,17 @@ class Gunfighter(Game):
             for e in events
         ]
 
-    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        return gunfight_view(row, user)
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        return gunfight_screen(state, me, context["proxies"])
+
+    def proxies(self, state: Any, me: str | None) -> list[dict[str, Any]]:
+        """GF12: the moves the host may make for each other gunfighter (a phone that is gone)."""
+        out = []
+        for f in state.gunfighters:
+            can = g.visible(state, f.pid)["can"] if f.pid != me else frozenset()
+            if can:
+                out.append({"pid": f.pid, "name": f.name, "f": f, "can": can})
+        return out
 
 
 GUNFIGHTER = site.register(Gunfighter())
@@ -177,14 +183,12 @@ def clock_of(state: s.GunfightState) -> Clock | None:
     return Clock(start=state.clock_at, edges=edges, labels=CLOCK_LABELS)
 
 
-def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
-    """The context of one viewer's screen (a seated gunfighter's phone, or a watcher's)."""
-    state = readable(state_from_data, gunfight.state)  # 409 if it cannot be read
-    seat = seat_of(GUNFIGHTER, gunfight.pk, user)
-    me = seat.pid if seat is not None else None
+def gunfight_screen(
+    state: s.GunfightState, me: str | None, proxies: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The Gunfighter's own part of one viewer's screen (``tables.game.Game.view`` makes the
+    rest): a seated gunfighter's phone, or a watcher's."""
     view = g.visible(state, me)
-    host = user is not None and is_host(gunfight.campaign, user)
-    proxies = _proxies(state, me) if host else []
     names = {f.pid: f.name for f in state.gunfighters}
     clock = clock_of(state)
     rows = [
@@ -201,23 +205,14 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         for f in view["gunfighters"]
     ]
     return {
-        "gunfight": gunfight,
-        "campaign": gunfight.campaign,
-        "version": gunfight.version,
-        "move_base": GUNFIGHTER.move_base(gunfight),
-        "scope_field": "pid",
         "bases": {p: GUNFIGHTER.basis(state, p) for p in (me, *(x["pid"] for x in proxies)) if p},
-        "proxies": proxies,
         # GF12: one "Start the clock" for the host who cannot start it themselves.
         "proxy_clock": next(
             (x["pid"] for x in proxies if "clock" in x["can"] and "clock" not in view["can"]), ""
         ),
-        "me": me,
         "mine": view["mine"],
         "mine_colour": s.COLOURS.get(view["mine"].deck, "") if view["mine"] else "",
         "can": view["can"],
-        "phase": view["phase"],
-        "is_over": view["phase"] == "over",
         "showdown": view["showdown"],
         "rows": rows,
         "others": [f for f in state.gunfighters if f.standing],
@@ -237,18 +232,7 @@ def gunfight_view(gunfight: Gunfight, user: User | None) -> dict[str, Any]:
         "bandolier": s.BANDOLIER,
         "max_points": s.MAX_POINTS,
         "story": story(state),
-        "lines": list(GunfightLine.objects.filter(gunfight=gunfight).order_by("-seq")[:60]),
     }
-
-
-def _proxies(state: s.GunfightState, me: str | None) -> list[dict[str, Any]]:
-    """GF12: the moves the host may make for each other gunfighter (a phone that is gone)."""
-    out = []
-    for f in state.gunfighters:
-        can = g.visible(state, f.pid)["can"] if f.pid != me else frozenset()
-        if can:
-            out.append({"pid": f.pid, "name": f.name, "f": f, "can": can})
-    return out
 
 
 def story(state: s.GunfightState) -> list[dict[str, Any]]:

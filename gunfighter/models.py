@@ -4,7 +4,6 @@ sits where, the public timeline and the moves' idempotency keys."""
 from __future__ import annotations
 
 from django.db import models
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from gunfighter.engine.state import Phase
@@ -21,11 +20,6 @@ class Gunfight(TableRow):
 
     def __str__(self) -> str:
         return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse(
-            "gunfighter:detail", kwargs={"slug": self.campaign.slug, "gunfighter_id": self.pk}
-        )
 
 
 class GunfightSeat(TableSeat):

@@ -8,8 +8,6 @@ from typing import Any
 
 from cards.deck import system_rng
 from saloon.engine.seal import sealed, unsealed
-from saloon.engine.serial import state_from_data
-from saloon.models import SaloonLine
 from tables.seated import SeatedCodec
 
 
@@ -24,12 +22,5 @@ class SaloonCodec(SeatedCodec):
     def unseal(self, data: Any) -> tuple[dict[str, Any], str]:
         return unsealed(data, system_rng())
 
-    def load(self, state: dict[str, Any]) -> Any:
-        return state_from_data(state)
-
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [p["pid"] for p in state["players"]]
-
-    def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"deal": state["deal"], "kind": SaloonLine.Kind.RULE, "pid": "", "said": "",
-                "struck": False}  # fmt: skip

@@ -1,6 +1,6 @@
 """Death Enters the Saloon (seed 000) at the table: its declaration (``tables.game.Game``). The
 rules live in ``saloon.engine``; every move is one Django form (``MOVES``); every screen is made
-in ``saloon.screens.saloon_view`` from the engine's one per-viewer read (``visible_cards``).
+in ``saloon.screens.saloon_screen`` from the engine's one per-viewer read (``visible_cards``).
 What is the saloon's own beside the site's pages: a one-off table and its invitations, the
 shared table screen, the story, and striking words from it (S4)."""
 
@@ -11,23 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext_lazy
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from campaigns.access import membership_for
-from campaigns.models import Campaign
-from campaigns.services import CampaignError, campaign_create
 from cards.deck import Card, CardParseError, parse_card
-from dustdevils.idempotency import key_field, key_of
 from dustdevils.parsing import INT_MAX
 from saloon import screens
 from saloon.codec import SaloonCodec
@@ -37,9 +29,7 @@ from saloon.engine.serial import state_from_data, state_to_data
 from saloon.models import Saloon, SaloonLine, SaloonMoveKey, SaloonSeat
 from tables import pages
 from tables.errors import Refused
-from tables.forms import problem_of
-from tables.game import Game, GameMove, NewGameForm, display_name, plain
-from tables.once import invite_once, made_once
+from tables.game import Game, GameMove, NewGameForm, move_of, plain
 from tables.site import site
 
 
@@ -69,34 +59,6 @@ class CardField(forms.CharField):
             raise forms.ValidationError(self.missing) from None
 
 
-class Pick(GameMove):
-    card = CardField("Pick an archetype.")
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.PickArchetype(pid, self.cleaned_data["card"])
-
-
-class Continue(GameMove):
-    card = CardField("Pick an archetype.", required=False)
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Continue(pid, self.cleaned_data["card"])
-
-
-class Name(GameMove):
-    name = _text()
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.NameCharacter(pid, self.cleaned_data["name"])
-
-
-class Swap(GameMove):
-    other = _text()
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.SwapWith(pid, self.cleaned_data["other"])
-
-
 class Discard(GameMove):
     """One card kept per three of a kind: ``keep_<rank>`` (and plain ``keep``, repeated)."""
 
@@ -115,58 +77,33 @@ class Discard(GameMove):
         return g.Discard(pid, self.cleaned_data["keep"])
 
 
-class Draw(GameMove):
-    position = _position("Pick one of the Doomed’s cards.")
+class BroughtUp(forms.CharField):
+    """R34: the player whose character the words bring up (posted as "pid:<pid>"), or ""."""
 
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Draw(pid, self.cleaned_data["position"])
+    def __init__(self) -> None:
+        super().__init__(required=False)
 
-
-class Shoot(GameMove):
-    position = _position("Choose one of the two cards face down.")
-
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Shoot(pid, self.cleaned_data["position"])
+    def to_python(self, value: Any) -> str:
+        return str(super().to_python(value)).removeprefix("pid:")
 
 
-class Said(GameMove):
-    """Words typed (``text``), and R34: the player whose character they bring up."""
+class Prompt(GameMove):
+    """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary character
+    picked from table 1, or a new one typed (``subject_other``); R34: the player whose character
+    the words bring up."""
 
     text = _text()
-    brought_up = forms.CharField(required=False)
-
-    def up(self) -> str:
-        return str(self.cleaned_data["brought_up"]).removeprefix("pid:")
-
-
-class Prompt(Said):
-    """ "***" filled by a player's character (``subject`` = "pid:<pid>"), a secondary character
-    picked from table 1, or a new one typed (``subject_other``)."""
-
+    brought_up = BroughtUp()
     subject = _text()
     subject_other = _text()
 
     def move(self, pid: str, now_ms: int) -> g.Move:
         chosen, text = self.cleaned_data["subject"].strip(), self.cleaned_data["text"]
+        up = self.cleaned_data["brought_up"]
         if chosen.startswith("pid:"):
-            return g.Prompt(pid, subject_pid=chosen[4:], text=text, brought_up=self.up())
+            return g.Prompt(pid, subject_pid=chosen[4:], text=text, brought_up=up)
         subject = self.cleaned_data["subject_other"].strip() or chosen
-        return g.Prompt(pid, subject=subject, text=text, brought_up=self.up())
-
-
-class Answer(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Answer(pid, self.cleaned_data["text"], brought_up=self.up())
-
-
-class FollowUp(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.FollowUp(pid, self.cleaned_data["text"])
-
-
-class Tell(Said):
-    def move(self, pid: str, now_ms: int) -> g.Move:
-        return g.Tell(pid, self.cleaned_data["text"])
+        return g.Prompt(pid, subject=subject, text=text, brought_up=up)
 
 
 class LowerAsHost(GameMove):
@@ -203,24 +140,29 @@ class Strike(GameMove):
 
 
 MOVES: dict[str, type[GameMove]] = {
-    "pick": Pick, "name": Name, "discard": Discard, "swap": Swap, "draw": Draw,
-    "prompt": Prompt, "answer": Answer, "follow_up": FollowUp, "pass": plain(g.Pass),
-    "shoot": Shoot, "tell": Tell, "leave": plain(g.Leave), "raise": plain(g.RaiseUnwanted),
-    "lower": plain(g.LowerUnwanted), "lower-host": LowerAsHost, "continue": Continue,
-}  # fmt: skip
+    "pick": move_of(g.PickArchetype, card=CardField("Pick an archetype.")),
+    "name": move_of(g.NameCharacter, name=_text()),
+    "discard": Discard,
+    "swap": move_of(g.SwapWith, other=_text()),
+    "draw": move_of(g.Draw, position=_position("Pick one of the Doomed’s cards.")),
+    "prompt": Prompt,
+    "answer": move_of(g.Answer, text=_text(), brought_up=BroughtUp()),
+    "follow_up": move_of(g.FollowUp, text=_text()),
+    "pass": plain(g.Pass),
+    "shoot": move_of(g.Shoot, position=_position("Choose one of the two cards face down.")),
+    "tell": move_of(g.Tell, text=_text()),
+    "leave": plain(g.Leave),
+    "raise": plain(g.RaiseUnwanted),
+    "lower": plain(g.LowerUnwanted),
+    "lower-host": LowerAsHost,
+    "continue": move_of(g.Continue, card=CardField("Pick an archetype.", required=False)),
+}
 
 
 class NewSaloon(NewGameForm):
     """Whether each player picks their archetype (the alternative rule)."""
 
     pick = forms.BooleanField(required=False)
-
-
-class OneOffForm(forms.Form):
-    """A one-off table: its name (optional) and the form's idempotency key."""
-
-    name = forms.CharField(max_length=120, required=False, label="Name the table")
-    key = key_field()
 
 
 # --- The declaration -------------------------------------------------------------------------
@@ -248,6 +190,9 @@ class DeathEntersTheSaloon(Game):
     codec = SaloonCodec
     has_story = True
     host_acts_for = False
+    one_off = True  # a one-off table's lobby is the saloon's (issue 20)
+    one_off_name = "{host}’s saloon table"
+    invite_label = "A seat at the saloon"
     screens_query = False  # every screen is made from ``screen_row`` alone
 
     def new_state(
@@ -287,18 +232,11 @@ class DeathEntersTheSaloon(Game):
         """What happened, as the rules say it (the words said are on the timeline)."""
         return " ".join(line.text for line in lines if line.kind == "rule")
 
-    def screen_row(self, table_id: int) -> Saloon | None:
-        """The game with its campaign's members, its seats and the timeline as its screens show
-        it: four queries, once per version, whoever looks."""
-        row = Saloon.objects.select_related("campaign").filter(pk=table_id).first()
-        if row is not None:
-            state = self.load(row.state)
-            shown = Prefetch("lines", screens.lines_of(row, state), to_attr="shown_lines")
-            prefetch_related_objects([row], "seats", "campaign__memberships", shown)
-        return row
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        return screens.saloon_screen(state, me, context["host"])
 
-    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        return screens.saloon_view(row, user, as_table=as_table)
+    def timeline(self, row: Any, state: Any) -> QuerySet[SaloonLine]:
+        return screens.lines_of(row, state)
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         return {"readings": g.READINGS, "credit": tables.CREDIT}
@@ -307,69 +245,13 @@ class DeathEntersTheSaloon(Game):
         return screens.story_markdown(row)
 
     def extra_urls(self) -> list[Any]:
-        return [
-            path("invite/", invite, name="invite"),
-            path("<int:saloon_id>/strike/<int:line_id>/", strike, name="strike"),
-        ]
-
-    def root_urls(self) -> list[Any]:
-        return [path("saloon/new/", oneoff_new, name="oneoff_new")]
+        return [path("<int:saloon_id>/strike/<int:line_id>/", strike, name="strike")]
 
 
 SALOON = site.register(DeathEntersTheSaloon())
 
 
-# --- The saloon's own pages ------------------------------------------------------------------
-def oneoff_create(*, host: User, name: str = "") -> Campaign:
-    """A one-off table for people outside any campaign (issue 20): a campaign of kind one-off
-    with ``host`` in the Dealer's chair; the others come in by invitation links (``invite``) and
-    become its members, so its games are scoped by membership exactly as a campaign's are."""
-    name = " ".join(name.split())[:120] or f"{display_name(host)}’s saloon table"
-    return campaign_create(dealer=host, name=name, kind=Campaign.Kind.ONE_OFF)
-
-
-@login_required
-@require_POST
-def oneoff_new(request: Any) -> HttpResponse:
-    """Start a one-off table; its lobby next, to invite the others. Once per form: the same
-    form sent again finds the table the first made."""
-    form = OneOffForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, problem_of(form))
-        return redirect("home")
-    host, name = request.user, form.cleaned_data["name"]
-    try:
-        table = made_once(
-            user=host, key=form.cleaned_data["key"],
-            make=lambda: oneoff_create(host=host, name=name),
-        )  # fmt: skip
-    except CampaignError as error:  # its key's table is gone, or too many opened at once
-        messages.error(request, str(error))
-        return redirect("home")
-    messages.success(request, f"{table.name} is open. Invite the others with links.")
-    return redirect(table)
-
-
-@never_cache  # the new link is in this response only
-@login_required
-@require_POST
-def invite(request: Any, slug: str) -> HttpResponse:
-    """The host of a one-off table makes a single-use invitation link, shown here only once
-    (only its hash is stored), as a campaign's invitations are. Once per form."""
-    membership = membership_for(request.user, slug)
-    if not membership.campaign.is_one_off:
-        raise PermissionDenied("A campaign's Dealer invites players on its Invitations page.")
-    if not membership.is_dealer:
-        raise PermissionDenied("Only the host of this table makes invitation links.")
-    token = invite_once(
-        campaign=membership.campaign, actor=membership.user, label="A seat at the saloon",
-        key=key_of(request.POST),
-    )  # fmt: skip
-    context = pages.list_context(SALOON, membership)
-    context["new_link"] = request.build_absolute_uri(reverse("campaigns:join", args=[token]))
-    return render(request, "saloon/list.html" + ("#invite" if request.htmx else ""), context)
-
-
+# --- The saloon's own page ---------------------------------------------------------------------
 @login_required
 @require_POST
 def strike(request: Any, slug: str, saloon_id: int, line_id: int) -> HttpResponse:

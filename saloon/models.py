@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from saloon.engine.state import Phase
@@ -23,9 +22,6 @@ class Saloon(TableRow):
 
     def __str__(self) -> str:
         return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse("saloon:detail", kwargs={"slug": self.campaign.slug, "saloon_id": self.pk})
 
 
 class SaloonSeat(TableSeat):

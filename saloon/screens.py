@@ -1,5 +1,5 @@
-"""The saloon's screens. ``saloon_view`` is the one place a screen's context is made, and every
-card face in it passes ``visible_cards`` (saloon.engine.game) for that viewer: the phone of a
+"""The saloon's screens. ``saloon_screen`` is the one place a screen's own context is made, and
+every card face in it passes ``visible_cards`` (saloon.engine.game) for that viewer: the phone of a
 seated player (their own hand), anyone else and the shared table screen (public facts only).
 The Doomed's hand reaches other screens only as a number of backs. A screen is made from the
 game's row alone when its seats, its campaign's members and its timeline are in the row's caches
@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from campaigns.models import Membership
 from cards.deck import Card
 from dustdevils.idempotency import FreshKey
 from saloon.engine import game as g
@@ -21,6 +19,7 @@ from saloon.engine import tables
 from saloon.engine.serial import state_from_data
 from saloon.models import Saloon, SaloonLine
 from tables.errors import readable
+from tables.game import md
 from tables.moves import basis_of
 
 STORY_KINDS = ("question", "cue", "answer", "follow_up", "tell")
@@ -121,13 +120,9 @@ def _face(card: Card | None, seen: frozenset[Card]) -> Face | None:
     return Face(card.text, card.is_red, card.is_joker)
 
 
-def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-    """The context of one viewer's screen. ``as_table``: the shared screen, public facts only,
-    whoever looks."""
-    state = readable(state_from_data, saloon.state)  # 409 if it cannot be read
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    seats = () if as_table else saloon.seats.all()
-    me = next((seat.pid for seat in seats if seat.user_id == user_id), None)
+def saloon_screen(state: g.SaloonState, me: str | None, host: bool) -> dict[str, Any]:
+    """The saloon's own part of one viewer's screen (``tables.game.Game.view`` makes the rest):
+    the seat ``me``'s (None: a watcher, or the shared screen); ``host``: the viewer hosts."""
     seen = g.visible_cards(state, me)
     waiting = g.whose_move(state)
     turn, duel = state.turn, state.duel
@@ -155,16 +150,7 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         )
     mine = state.player(me) if me else None
     context: dict[str, Any] = {
-        "saloon": saloon,
-        "campaign": saloon.campaign,
-        "version": saloon.version,
-        # What this viewer's moves are based on (the table kit's ``Basis``): their seat.
-        "basis": seat_basis(state, me) if me else "",
-        "phase": state.phase.value,
         "i_am_doomed": bool(me) and state.doomed == me,
-        "is_over": state.phase == g.Phase.OVER,
-        "as_table": as_table,
-        "me": me,
         "mine": mine,
         "players": players,
         "my_hand": _faces(mine.hand, seen) if mine else [],
@@ -173,15 +159,7 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
         "unwanted": _who(state, state.unwanted),
         "can_lower": bool(me) and state.unwanted == me,
         # R34: the host may lower it too (an absent raiser must not pause the table for good).
-        "can_lower_as_host": (
-            not as_table
-            and bool(state.unwanted)
-            and state.unwanted != me
-            and any(
-                m.user_id == user_id and m.role == Membership.Role.DEALER
-                for m in saloon.campaign.memberships.all()
-            )
-        ),
+        "can_lower_as_host": host and bool(state.unwanted) and state.unwanted != me,
         # S4: while the card is up, its raiser strikes any words, everyone else their own.
         "strikes": "all" if me and state.unwanted == me else (me if state.unwanted else ""),
         "waiting_names": [state.player(pid).name for pid in waiting],
@@ -202,8 +180,6 @@ def saloon_view(saloon: Saloon, user: User | None, *, as_table: bool = False) ->
     context["my_cue"], context["speakers"] = _speech(state, me or "")
     context.update(_turn_context(state, me, seen))
     context.update(_setup_context(state, me, seen))
-    shown = getattr(saloon, "shown_lines", None)
-    context["lines"] = list(lines_of(saloon, state)) if shown is None else shown
     context["fresh_key"] = FreshKey()
     return context
 
@@ -296,7 +272,7 @@ def story_markdown(saloon: Saloon) -> str:
     out = [
         "# What we learned about the saloon",
         "",
-        f"*{saloon.title}*, {_md(saloon.campaign.name)}",
+        f"*{saloon.title}*, {md(saloon.campaign.name)}",
     ]
     out.append("")
     out += ["## The patrons", ""]
@@ -310,18 +286,18 @@ def story_markdown(saloon: Saloon) -> str:
             continue
         if line.kind == "answer" and not line.said:
             continue  # nothing typed: the answer was said out loud only
-        text = _md(line.text)
+        text = md(line.text)
         if line.kind in ("answer", "follow_up", "tell") and line.said:
-            out.append(f"- {text} {_md(line.said)}".rstrip())
+            out.append(f"- {text} {md(line.said)}".rstrip())
         elif line.said:
-            out.append(f"- {text}\n  > {_md(line.said)}")
+            out.append(f"- {text}\n  > {md(line.said)}")
         else:
             out.append(f"- {text}")
     if state.ending:
         out += ["", "## The ending", "", g.ENDING_TEXT[state.ending]]
         if state.dead:  # who Death took, by name (issue 27)
             dead = state.player(state.dead)
-            out += ["", f"Death took **{_md(dead.role)}**, played by {_md(dead.name)}."]
+            out += ["", f"Death took **{md(dead.role)}**, played by {md(dead.name)}."]
     out += ["", "---", "", tables.CREDIT, ""]
     return "\n".join(out)
 
@@ -338,9 +314,3 @@ def _story_rule(text: str) -> bool:
         "now plays",  # a year and a day later: the new archetype of the one Death took
     )  # fmt: skip
     return any(k in text for k in keep)
-
-
-def _md(text: str) -> str:
-    """Text as a Markdown line: no line breaks, no raw HTML (escaped), no heading markers."""
-    flat = " ".join(text.split())
-    return flat.replace("<", "&lt;").replace(">", "&gt;")

@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from showdown.engine.seal import sealed, unsealed
-from showdown.engine.state import state_from_data
-from showdown.models import ShowdownLine
 from tables.seated import SeatedCodec
 
 
@@ -21,14 +19,5 @@ class ShowdownCodec(SeatedCodec):
     def unseal(self, data: Any) -> tuple[dict[str, Any], str]:
         return unsealed(data)
 
-    def load(self, state: dict[str, Any]) -> Any:
-        return state_from_data(state)
-
     def pids(self, state: dict[str, Any]) -> list[str]:
         return [p["pid"] for p in state["players"]]
-
-    def phase_of(self, state: dict[str, Any]) -> str:
-        return state_from_data(state).phase.value
-
-    def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"kind": ShowdownLine.Kind.RULE, "pid": ""}

@@ -23,7 +23,7 @@ from showdown.engine import moves as m
 from showdown.engine.state import Options, Phase, state_from_data, state_to_data
 from showdown.models import Showdown, ShowdownLine, ShowdownMoveKey, ShowdownSeat
 from showdown.rulings import RULINGS
-from showdown.view import seat_basis, showdown_view
+from showdown.view import proxies, seat_basis, showdown_screen
 from tables.game import Game, GameMove, Is, NewGameForm, Word, count, md, move_of, plain
 from tables.site import site
 
@@ -157,8 +157,12 @@ class SaloonShowdown(Game):
     def notice(self, lines: Sequence[Any]) -> str:
         return " ".join(line.shown for line in lines if line.kind != "turn")
 
-    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        return showdown_view(row, user, as_table=as_table)
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        return showdown_screen(state, me)
+
+    def proxies(self, state: Any, me: str | None) -> list[dict[str, Any]]:
+        """SS19: what the host may do for each player who must act now."""
+        return proxies(state, me)
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """A refused start keeps the dealer chosen (issue 36: said next to the field)."""

@@ -5,7 +5,6 @@ moves' idempotency keys."""
 from __future__ import annotations
 
 from django.db import models
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from showdown.engine.state import Phase
@@ -22,11 +21,6 @@ class Showdown(TableRow):
 
     def __str__(self) -> str:
         return self.title
-
-    def get_absolute_url(self) -> str:
-        return reverse(
-            "showdown:detail", kwargs={"slug": self.campaign.slug, "showdown_id": self.pk}
-        )
 
 
 class ShowdownSeat(TableSeat):

@@ -1,4 +1,4 @@
-"""Saloon Showdown's screens. ``showdown_view`` is the one place a screen's context is
+"""Saloon Showdown's screens. ``showdown_screen`` is the one place a screen's own context is
 made, from ``visible_state`` (showdown.engine.game) for that viewer: a bullet count (or an
 event's count) reaches a screen only as its owner's own, until all are in (SS15)."""
 
@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from showdown.engine import game as g
@@ -20,13 +18,9 @@ from showdown.engine.state import (
     Kind,
     Phase,
     State,
-    state_from_data,
 )
-from showdown.models import Showdown, ShowdownLine, ShowdownSeat
 from tables.clock import Clock, now_ms
-from tables.errors import readable
 from tables.moves import basis_of
-from tables.seating import is_host
 
 VIA_LABELS = (_("Turn your cards on “Via!” in"), _("Via!"))
 ZONE_NAMES = {
@@ -61,34 +55,15 @@ def _names(state: State, pids: tuple[str, ...] | list[str]) -> list[dict[str, st
     return [{"pid": p, "name": state.player(p).name} for p in pids]
 
 
-def showdown_view(
-    showdown: Showdown, user: User | None, *, as_table: bool = False
-) -> dict[str, Any]:
-    """The context of one viewer's screen. ``as_table``: the shared screen, public facts
-    only, whoever looks."""
-    full = readable(state_from_data, showdown.state)  # 409 if it cannot be read
-    seat = None
-    if not as_table and user is not None and user.is_authenticated:
-        seat = ShowdownSeat.objects.filter(showdown=showdown, user=user).first()
-    me = seat.pid if seat else ""
-    view = g.visible_state(full, me or None)
-    state = view.state  # from here on, only the scrubbed state
+def showdown_screen(full: State, me: str | None) -> dict[str, Any]:
+    """Saloon Showdown's own part of one viewer's screen (``tables.game.Game.view`` makes the
+    rest): the seat ``me``'s view of the ``full`` state (None: a watcher, or the shared screen).
+    From here on, only the scrubbed state is read."""
+    view = g.visible_state(full, me)
+    state = view.state
     name = {p.pid: p.name for p in state.players}
-    host = (
-        not as_table and user is not None and user.is_authenticated
-        and is_host(showdown.campaign, user)
-    )  # fmt: skip
     context: dict[str, Any] = {
-        "showdown": showdown,
-        "campaign": showdown.campaign,
-        "version": showdown.version,
-        "basis": seat_basis(full, me) if me else "",
-        "phase": state.phase.value,
-        "is_over": state.phase == Phase.OVER,
-        "as_table": as_table,
-        "me": me,
         "mine": state.player(me) if me else None,
-        "host": host,
         "turn": {"pid": state.turn, "name": name[state.turn]},
         "my_turn": bool(me) and me == state.turn and state.phase == Phase.PLAY,
         "dealer": {"pid": state.dealer, "name": name[state.dealer]},
@@ -121,22 +96,14 @@ def showdown_view(
         "counted": [name[p] for p in view.counted],
         "i_counted": bool(me) and me in view.counted,
         "my_count": view.mine,
-        "lines": list(ShowdownLine.objects.filter(showdown=showdown).order_by("-seq")[:60]),
     }
-    # The kit's move forms ({% move_form %}): the URL, and what this seat's moves are based on.
-    context["move_base"] = reverse(
-        "showdown:move", args=[showdown.campaign.slug, showdown.pk, "ACTION"]
-    )
-    context["scope_field"] = "pid"
-    context["bases"] = {me: context["basis"]} if me else {}
-    context["proxies"] = _proxies(full, me) if host else []
     context.update(_threat(state, me, name))
     context.update(_fight(state, me, name))
-    context.update(_event(state, me, name, host))
+    context.update(_event(state, name))
     return context
 
 
-def _proxies(full: State, me: str) -> list[dict[str, Any]]:
+def proxies(full: State, me: str | None) -> list[dict[str, Any]]:
     """SS19: for the host, each other player who must act now, and what (``g.pending``, read
     from the full state: whether a count is in is public, the count is never read here). Their
     forms carry no basis (a seat's basis may hash its own count): a stale one is refused."""
@@ -160,7 +127,7 @@ def _proxies(full: State, me: str) -> list[dict[str, Any]]:
     return out
 
 
-def _threat(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
+def _threat(state: State, me: str | None, name: dict[str, str]) -> dict[str, Any]:
     threat, bluff = state.threat, state.bluff
     out: dict[str, Any] = {"threat": None, "bluff": None}
     if threat is not None:
@@ -198,7 +165,7 @@ def _threat(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def _fight(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
+def _fight(state: State, me: str | None, name: dict[str, str]) -> dict[str, Any]:
     fight = state.fight
     if fight is None:
         return {"fight": None}
@@ -242,7 +209,7 @@ def _fight(state: State, me: str, name: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _event(state: State, me: str, name: dict[str, str], host: bool) -> dict[str, Any]:
+def _event(state: State, name: dict[str, str]) -> dict[str, Any]:
     event = state.event
     out: dict[str, Any] = {
         "event": None,

@@ -13,10 +13,11 @@ instance with the site (``tables.site.site.register``). It declares what is its 
   the kit writes: the host acting for a seat);
 * its forms: ``new_form`` (a ``NewGameForm``) and ``moves``, one Django form per move
   (``GameMove``: its ``move(pid, now_ms)`` is the engine's move for the mover's seat);
-* its screens: ``view`` (the per-viewer context: the one place a screen is made, from the
-  engine's per-viewer view) and the templates ``<kind>/list.html`` and ``<kind>/detail.html``
-  (with a ``main`` partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
-  (``story_markdown``).
+* its screens: ``screen`` (its part of a viewer's context, from the engine's per-viewer view;
+  ``view`` adds what every screen has), for the host ``proxies`` (the seats they may act for),
+  and the templates ``<kind>/list.html`` and ``<kind>/detail.html`` (with a ``main``
+  partial), optionally ``<kind>/table.html`` (``shared_screen``) and the story
+  (``story_markdown``); ``one_off`` when its list page is a one-off table's lobby.
 
 The site (``tables.site``) builds the rest from it: the views, their URLs, the live table, the
 "In play now" provider, the lobby's games list, the Rulings entries. A game overrides a view
@@ -33,12 +34,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from django import forms
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from dustdevils.idempotency import key_field
+from tables.errors import readable
 from tables.forms import MoveForm, seated_ids
 from tables.moves import Table
+from tables.seating import hosts, viewer_pid
 
 if TYPE_CHECKING:
     from tables.words import Text
@@ -190,6 +194,11 @@ class Game:
     has_story: ClassVar[bool] = False
     # The host may act for a seat whose phone is gone (the timeline says so).
     host_acts_for: ClassVar[bool] = True
+    # Its list page is a one-off table's lobby (``tables.oneoff``): a new table's name when
+    # none is given ({host}: who opens it), and what its invitation links say.
+    one_off: ClassVar[bool] = False
+    one_off_name: ClassVar[str] = "{host}’s table"
+    invite_label: ClassVar[str] = "A seat at the table"
     # The move's server time: read when it arrives (a race's claim) or under the lock.
     time_on_arrival: ClassVar[bool] = False
     # A live screen still reads the database (its viewer's seat…: rendered in a worker
@@ -275,14 +284,65 @@ class Game:
 
     def screen_row(self, table_id: int) -> Any:
         """The row every live screen of a table is made from, read once per version by its
-        stream (None: no such table): with its campaign. A game may read here all its ``view``
-        needs, into the row's caches (``prefetch_related_objects``), and say ``screens_query =
-        False``: its live screens then query nothing."""
-        return self.model._default_manager.select_related("campaign").filter(pk=table_id).first()
+        stream (None: no such table): with its campaign, its seats, its campaign's members and
+        its ``timeline``, in the row's caches — four queries, whoever looks. A game whose
+        ``screen`` reads nothing more says ``screens_query = False``: its live screens then
+        query nothing (rendered in the event loop)."""
+        rows = self.model._default_manager.select_related("campaign")
+        row: Any = rows.filter(pk=table_id).first()
+        if row is not None:
+            state = readable(self.load, row.state)
+            shown = Prefetch("lines", self.timeline(row, state), to_attr="shown_lines")
+            prefetch_related_objects([row], "seats", "campaign__memberships", shown)
+        return row
 
     def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        """One viewer's screen's context (``as_table``: the shared screen, public facts only)."""
+        """One viewer's screen's context (``as_table``: the shared screen, public facts only,
+        whoever looks), from the state as stored (``readable``: 409 if it cannot be read). What
+        every screen has: the row (under ``fk``), its ``campaign`` and ``version``, the viewer's
+        seat ``me`` (None: they watch), whether they ``host``, the ``phase``, ``is_over``, the
+        timeline's ``lines``, the ``proxies`` the host may act for (``host_acts_for``), and
+        what ``{% move_form %}`` needs: ``move_base`` and ``bases``, the viewer's own seat's
+        ``basis`` only. Then the game's own, made from the engine's per-viewer view (``screen``).
+        Seats and members are read from the row's caches when ``screen_row`` filled them."""
+        state = readable(self.load, row.state)
+        me = None if as_table else viewer_pid(row, user)
+        host = not as_table and hosts(row.campaign, user)
+        basis = self.basis(state, me) if me else ""
+        phase, shown = self.phase(state), getattr(row, "shown_lines", None)
+        context: dict[str, Any] = {
+            self.fk: row,
+            "campaign": row.campaign,
+            "version": row.version,
+            "as_table": as_table,
+            "me": me,
+            "host": host,
+            "phase": phase,
+            "is_over": phase in row.OVER,
+            "basis": basis,
+            "move_base": self.move_base(row),
+            "scope_field": "pid",
+            "bases": {me: basis} if me else {},
+            "proxies": self.proxies(state, me) if host and self.host_acts_for else [],
+            "lines": list(self.timeline(row, state)) if shown is None else shown,
+        }
+        context.update(self.screen(state, me, context))
+        return context
+
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's own part of a screen's context (``view``), from the engine's per-viewer
+        view of ``state`` for the seat ``me`` (None: a watcher, or the shared screen)."""
         raise NotImplementedError
+
+    def proxies(self, state: Any, me: str | None) -> list[dict[str, Any]]:
+        """For the host: each other seat that must act now and what it may do (its phone may be
+        gone), read from the full ``state``; its forms carry no basis (``tables.play.move``)."""
+        return []
+
+    def timeline(self, row: Any, state: Any) -> models.QuerySet[Any]:
+        """The timeline's lines a screen shows, newest first (``screen_row`` reads them once
+        per version for the live screens)."""
+        return self.line_model._default_manager.filter(**{self.fk: row}).order_by("-seq")[:60]
 
     def list_context(self, membership: Any, form: Any = None) -> dict[str, Any]:
         """What the list page shows beside the kit's context (``form``: a refused start's)."""

@@ -5,9 +5,12 @@ model that uses them."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import get_language
 
 from tables.words import said_in
@@ -19,6 +22,9 @@ class TableRow(models.Model):
     one-off table is a campaign of kind one-off). The pipeline: ``tables.moves``."""
 
     OVER: tuple[str, ...] = ()
+    # Its game's kind (the URL namespace of its pages), told by the site when the game
+    # registers (``tables.site``).
+    KIND: ClassVar[str] = ""
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="%(class)ss"
@@ -35,6 +41,11 @@ class TableRow(models.Model):
     class Meta:
         abstract = True
         ordering = ["-created_at"]
+
+    def get_absolute_url(self) -> str:
+        """Its page: a seated player's phone, or a watcher's screen."""
+        kwargs = {"slug": self.campaign.slug, f"{self.KIND}_id": self.pk}
+        return reverse(f"{self.KIND}:detail", kwargs=kwargs)
 
     @property
     def is_over(self) -> bool:

@@ -85,15 +85,17 @@ class SeatedCodec:
             yield game.template("table") + "#main", partial(game.view, row, None, as_table=True)
 
     def again_fields(self, state: dict[str, Any]) -> dict[str, Any]:
-        """The game's own fields of the restore's timeline line."""
-        return {}
+        """The game's own fields of the restore's timeline line: a line the kit writes (the
+        declared game's ``note``, as its ``lines`` has it)."""
+        (line,) = self.game.lines([self.game.note("")], None, self.load(state))
+        return {name: value for name, value in line.items() if name not in ("text", "actor")}
 
     def load(self, state: dict[str, Any]) -> Any:
         """The engine's state object of a state the codec wrote (to check its values' types)."""
-        raise NotImplementedError
+        return self.game.load(state)
 
     def phase_of(self, state: dict[str, Any]) -> str:
-        return str(state["phase"])
+        return str(self.game.phase(self.load(state)))
 
     def export(self, campaign: Any, refs: ExportRefs) -> list[dict[str, Any]]:
         rows = self.model.objects.filter(campaign=campaign).prefetch_related(

@@ -4,6 +4,7 @@ the timeline says when the host acts for a player whose phone is gone."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext, gettext_noop
@@ -31,6 +32,22 @@ def is_host(campaign: Campaign, user: User) -> bool:
     return Membership.objects.filter(
         campaign=campaign, user=user, role=Membership.Role.DEALER
     ).exists()
+
+
+def viewer_pid(row: Any, user: User | None) -> str | None:
+    """A screen's viewer's seat at a game (None: they watch), from its seats: read from its
+    cache when a screen's row was read with them (``Game.screen_row``), else one query."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.pid for seat in row.seats.all() if seat.user_id == user.pk), None)
+
+
+def hosts(campaign: Campaign, user: User | None) -> bool:
+    """``is_host`` for a screen's viewer (anyone, or no one), from the campaign's members: read
+    from its cache when a screen's row was read with them (``Game.screen_row``), else one query."""
+    if user is None or not user.is_authenticated:
+        return False
+    return any(m.user_id == user.pk and m.is_dealer for m in campaign.memberships.all())
 
 
 def acting_for(host: User, name: str) -> str:

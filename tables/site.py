@@ -14,7 +14,10 @@ and its readings on the Rulings page; ``site.urls()`` gives every game its pages
 ``<id>/version/``          ``version`` the safety-net poll (204 while still)
 ``<id>/stream/``           ``stream``  the live stream (SSE)
 ``<id>/move/<action>/``    ``move``    one move (POST), one Django form per move
+``invite/``                ``invite``  a one-off table's invitation link (``Game.one_off``)
 =========================  ==========  =================================================
+
+and a game whose lobby is a one-off table's (``tables.oneoff``) ``<kind>/new/`` (``oneoff_new``).
 
 The views are plain functions taking the game first; a ``Game`` subclass overrides the one
 that differs (``Game.detail_view``…) and adds its own URLs (``Game.extra_urls``).
@@ -34,7 +37,7 @@ from django.utils.module_loading import autodiscover_modules
 
 from campaigns.access import membership_for
 from dustdevils.live.tables import LiveTable, Viewer
-from tables import codecs, pages, rulings, tablegames
+from tables import codecs, oneoff, pages, rulings, tablegames
 from tables.game import Game
 from tables.running import RunningTable, Seats, seated_running
 from tables.streams import member_table, stream_view
@@ -52,6 +55,7 @@ class Site:
         if game.kind in self._games:
             raise ValueError(f"A game of kind {game.kind!r} is registered already.")
         self._games[game.kind] = game
+        game.model.KIND = game.kind  # type: ignore[attr-defined]
         from tables import running
 
         running.register(game.kind, running=partial(running_tables, game), model=game.model)
@@ -82,7 +86,7 @@ class Site:
         """Every registered game's URLs, each in its own namespace (its kind)."""
         return [
             path("", include(([
-                path(f"c/<slug:slug>/{game.kind}/", include(game_urls(game))), *game.root_urls()
+                path(f"c/<slug:slug>/{game.kind}/", include(game_urls(game))), *root_urls(game)
             ], game.kind)))
             for game in self.games()
         ]  # fmt: skip
@@ -109,6 +113,8 @@ def game_urls(game: Game) -> list[URLPattern]:
         views.append((one + "table/", "table", pages.table))
     if game.has_story:
         views.append((one + "story.md", "story", pages.story))
+    if game.one_off:
+        views.append(("invite/", "invite", oneoff.invite))
     patterns = [path(route, _bound(view, game), name=name) for route, name, view in views]
     live = site.live(game.kind)
     patterns.append(path(one + "stream/", stream_view(live), name="stream"))
@@ -119,15 +125,21 @@ def game_urls(game: Game) -> list[URLPattern]:
     return [*patterns, *game.extra_urls()]
 
 
+def root_urls(game: Game) -> list[URLPattern]:
+    """The game's URLs outside a table: a one-off table's ``<kind>/new/``, and its own."""
+    made = [path(f"{game.kind}/new/", _bound(oneoff.oneoff_new, game), name="oneoff_new")]
+    return [*(made if game.one_off else []), *game.root_urls()]
+
+
 def _bound(view: Callable[..., Any], game: Game) -> Callable[..., Any]:
     """``view`` closed over ``game`` (its table id passed as ``table_id``), decorated."""
     key = f"{game.kind}_id"
 
     @wraps(view)
-    def bound(request: Any, slug: str, **kwargs: Any) -> Any:
+    def bound(request: Any, **kwargs: Any) -> Any:
         if key in kwargs:
             kwargs["table_id"] = kwargs.pop(key)
-        return view(game, request, slug, **kwargs)
+        return view(game, request, **kwargs)
 
     for decorator in reversed(getattr(view, "decorators", ())):
         bound = decorator(bound)

@@ -22,7 +22,8 @@ from campaigns.forms import (
 )
 from conflicts.forms import ConflictCreateForm, NarrateForm
 from fights.forms import FightCreateForm
-from saloon.game import NewSaloon, OneOffForm
+from saloon.game import NewSaloon
+from tables.oneoff import OneOffForm
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 FORM = re.compile(r"<form\b(?P<tag>[^>]*)>(?P<body>.*?)</form>", re.DOTALL | re.IGNORECASE)

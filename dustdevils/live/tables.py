@@ -5,7 +5,7 @@ too (``tables.site.live_table``). docs/architecture.md, "The shape of a table ac
 The broadcaster (``dustdevils.live.broadcast``) only says "<kind>-<id> is now at version v". A
 kind of table (``LiveTable``) says how to read one of its tables (``load``, the same read its
 pages use) and how to turn a read into ONE viewer's main panel (``panel``, through that game's
-per-viewer choke point: ``conflict_view`` R10, ``fight_view`` R30, ``saloon_view``), so no card
+per-viewer choke point: ``conflict_view`` R10, ``fight_view`` R30, ``saloon_screen``), so no card
 can reach a stream that the page would not show.
 
 The protocol (the e2e tests and the load benchmark code against it):

@@ -123,6 +123,9 @@ def test_every_game_in_every_phase_comes_back_with_its_seats_lines_and_public_st
         assert (version, actor) == (game.version + 1, "dealer") == (new.version, "dealer")
         assert line.startswith("Restored from a campaign file")
         assert line in said
+        if kind in ("saloons", "showdowns"):  # a line of what happened, nobody's (Game.note)
+            restored = new.lines.order_by("seq").last()
+            assert (restored.kind, restored.pid) == ("rule", "")
     else:
         assert new.version == game.version
     for user in (dealer, player_a):  # every page shows, for the Dealer and for a player

@@ -6,11 +6,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from django.contrib.auth.models import User
-
 from tables.game import Game, plain
 from tables.moves import basis_of
-from tables.play import seat_of
 from tables.site import site
 from tests.highcard import engine as e
 from tests.highcard.models import HighCard, HighCardKey, HighCardLine, HighCardSeat
@@ -53,16 +50,8 @@ class HighCardGame(Game):
     def note(self, text: str, pid: str = "") -> Any:
         return e.Event(text, pid)
 
-    def view(self, row: Any, user: User | None, *, as_table: bool = False) -> dict[str, Any]:
-        state = self.load(row.state)
-        seat = seat_of(self, row.pk, user)
-        me = seat.pid if seat else None
-        return {
-            "row": row, "campaign": row.campaign, "version": row.version, "me": me,
-            "view": e.visible(state, me), "move_base": self.move_base(row), "scope_field": "pid",
-            "bases": {me: self.basis(state, me)} if me else {},
-            "lines": list(row.lines.order_by("-seq")[:20]),
-        }  # fmt: skip
+    def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
+        return {"row": context[self.fk], "view": e.visible(state, me)}
 
 
 HIGHCARD = site.register(HighCardGame())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import models
-from django.urls import reverse
 
 from dustdevils.idempotency import MoveKeyBase
 from tables.models import TableRow, TableSeat, TimelineLine, key_once, seat_constraints, seq_once
@@ -13,9 +12,6 @@ class HighCard(TableRow):
     OVER = ("over",)
 
     title = models.CharField(max_length=60, default="High card")
-
-    def get_absolute_url(self) -> str:
-        return reverse("highcard:detail", args=[self.campaign.slug, self.pk])
 
 
 class HighCardSeat(TableSeat):

@@ -284,7 +284,7 @@ def test_a_screens_context_holds_no_hand_but_the_viewers_own(
 ) -> None:
     """The choke point, looked at from inside: the context a screen is rendered from carries no
     state and no player object with a hand, except the viewer's own (``mine``)."""
-    from saloon.screens import saloon_view
+    from saloon.game import SALOON
 
     rng = random.Random(4)
     users = {s.pid: s.user for s in saloon.seats.all()}
@@ -293,7 +293,7 @@ def test_a_screens_context_holds_no_hand_but_the_viewers_own(
         if state.phase == g.Phase.OVER:
             break
         for user, as_table in ((dealer, False), (watcher, False), (player_a, True)):
-            context = saloon_view(saloon, user, as_table=as_table)
+            context = SALOON.view(saloon, user, as_table=as_table)
             values = [v for k, v in context.items() if k != "mine"]
             values += [x for v in values if isinstance(v, list) for x in v]
             assert not any(isinstance(v, g.SaloonState | g.Player | g.Turn) for v in values)

@@ -12,14 +12,15 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Membership
-from saloon.game import oneoff_create
+from saloon.game import SALOON
+from tables.oneoff import oneoff_create
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_full_lobby_drops_the_last_link(django_user_model: type[User]) -> None:
     host = django_user_model.objects.create_user(username="hank", first_name="Hank")
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     client = Client()
     client.force_login(host)
     lobby = reverse("saloon:list", args=[table.slug])

@@ -17,8 +17,9 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from saloon.engine import game as g
-from saloon.game import oneoff_create
+from saloon.game import SALOON
 from saloon.models import Saloon
+from tables.oneoff import oneoff_create
 from tests.conftest import due
 from tests.kit import new_game
 from tests.saloon.conftest import play, state_of
@@ -69,7 +70,7 @@ def invite_link(host_client: Client, table: Campaign) -> str:
 @pytest.fixture
 def full_table(host: User, guests: list[User]) -> Campaign:
     """A one-off table with its host and two guests who came in by invitation links."""
-    table = oneoff_create(host=host, name="Friday at the Last Chance")
+    table = oneoff_create(SALOON, host=host, name="Friday at the Last Chance")
     host_client = client_for(host)
     for guest in guests:
         response = client_for(guest).post(invite_link(host_client, table))
@@ -127,7 +128,7 @@ def test_a_one_off_tables_campaign_page_is_its_lobby(full_table: Campaign, host:
 
 
 def test_the_host_invites_by_link_and_the_guest_sits_down(host: User, guests: list[User]) -> None:
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     link = invite_link(client_for(host), table)
     ruth = client_for(guests[0])
     page = ruth.get(link).content.decode()
@@ -143,7 +144,7 @@ def test_the_host_invites_by_link_and_the_guest_sits_down(host: User, guests: li
 
 
 def test_an_anonymous_guest_is_sent_to_log_in_and_back(host: User) -> None:
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     link = invite_link(client_for(host), table)
     anonymous = Client()
     page = anonymous.get(link).content.decode()
@@ -167,7 +168,7 @@ def test_only_the_host_makes_links(full_table: Campaign, guests: list[User], cam
 
 
 def test_the_lobby_shows_each_link_once(host: User) -> None:
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     client = client_for(host)
     first, second = invite_link(client, table), invite_link(client, table)
     assert first != second
@@ -181,7 +182,7 @@ def test_the_host_sees_the_links_made_so_far_and_withdraws_one(
     unused one); a withdrawn link says the host withdrew it, not a Dealer."""
     from campaigns.models import Invite
 
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     client = client_for(host)
     link = invite_link(client, table)
     invites = reverse("campaigns:invites", args=[table.slug])
@@ -199,7 +200,7 @@ def test_the_host_sees_the_links_made_so_far_and_withdraws_one(
 
 
 def test_the_lobby_waits_for_three_players(host: User, guests: list[User]) -> None:
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     page = client_for(host).get(lobby(table)).content.decode()
     assert "Waiting for players: 3 to 5 play, 1 is here." in page
     assert not QUICK_START.search(page)
@@ -270,7 +271,7 @@ def test_the_lobby_listens_to_the_tables_stream_and_hears_arrivals_and_games(
 
     from dustdevils.live import broadcast as live
 
-    table = oneoff_create(host=host)
+    table = oneoff_create(SALOON, host=host)
     page = client_for(host).get(lobby(table)).content.decode()
     assert f'sse-connect="{reverse("campaigns:stream", args=[table.slug])}"' in page
     heard: list[str] = []

@@ -41,9 +41,10 @@ def test_anonymous_go_to_log_in_and_outsiders_find_nothing(
 def test_another_tables_game_is_not_found_from_this_table(
     showdown: Showdown, client_as: Any, dealer: User
 ) -> None:
-    from saloon.game import oneoff_create
+    from saloon.game import SALOON
+    from tables.oneoff import oneoff_create
 
-    other = oneoff_create(host=dealer, name="Elsewhere")
+    other = oneoff_create(SALOON, host=dealer, name="Elsewhere")
     url = f"/c/{other.slug}/showdown/{showdown.pk}/"
     client = client_as(dealer)
     assert client.get(url).status_code == 404

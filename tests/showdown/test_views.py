@@ -137,9 +137,10 @@ def test_the_rulings_page_shows_the_readings_with_the_seeds_words(
 
 
 def test_a_one_off_tables_lobby_offers_the_game(client_as: Any, dealer: User) -> None:
-    from saloon.game import oneoff_create
+    from saloon.game import SALOON
+    from tables.oneoff import oneoff_create
 
-    table = oneoff_create(host=dealer, name="Friday")
+    table = oneoff_create(SALOON, host=dealer, name="Friday")
     page = client_as(dealer).get(table.get_absolute_url()).content.decode()
     assert f"/c/{table.slug}/showdown/" in page
     assert "Saloon Showdown" in page
