@@ -17,7 +17,7 @@ URL := http://$(HOST):$(PORT)
 FORWARDED_ALLOW_IPS ?=
 export FORWARDED_ALLOW_IPS
 
-.PHONY: help install run seed-demo test bench lint clean
+.PHONY: help install messages run seed-demo test bench lint clean
 
 help:
 	@echo "make run    start the app on $(URL)/ (SQLite, in-process live updates, eager Celery)"
@@ -37,14 +37,24 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --quiet --no-compile -e '.[dev]'
 	@touch $@
 
-install: $(INSTALLED)
+# The translations (locale/<language>/LC_MESSAGES/django.po, issue 39) compiled into the .mo
+# files Django reads, each again only when its .po changed. Needs GNU gettext's msgfmt (the
+# Debian package gettext). The .mo files are made here, never committed.
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+$(MO_FILES): %.mo: %.po | $(INSTALLED)
+	@command -v msgfmt >/dev/null || { echo "make: msgfmt is missing: install gettext (apt-get install gettext)" >&2; exit 1; }
+	$(BIN)/python manage.py compilemessages -v 0 --ignore '.venv' --ignore 'node_modules' --ignore 'staticfiles'
+messages: $(MO_FILES)
+
+install: $(INSTALLED) $(MO_FILES)
 
 # Collect static files again only when something under static/ changed.
 staticfiles/.collected: $(shell find static -type f 2>/dev/null) | $(INSTALLED)
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@touch $@
 
-run: $(INSTALLED) staticfiles/.collected
+run: $(INSTALLED) $(MO_FILES) staticfiles/.collected
 	$(BIN)/python manage.py migrate --noinput -v 0
 	@$(MAKE) --no-print-directory seed-demo
 	@echo
@@ -68,7 +78,7 @@ seed-demo: $(INSTALLED)
 # code 5 (no test ran) fails, saying so.
 PYTEST_WORKERS ?= auto
 HYPOTHESIS_SHOWN = $(or $(HYPOTHESIS_PROFILE),$(if $(filter-out 0 false False no,$(CI)),ci,dev))
-test: $(INSTALLED)
+test: $(INSTALLED) $(MO_FILES)
 	@echo "make test: pytest -n $(PYTEST_WORKERS); Hypothesis profile $(HYPOTHESIS_SHOWN)$(if $(filter dev,$(HYPOTHESIS_SHOWN)), (HYPOTHESIS_PROFILE=ci make test runs the property tests as deep as CI))"
 	@echo "make test: the deep run (PostgreSQL, Redis, Chromium, nginx, Hypothesis at CI depth) is .ci/run (docs/testing.md)"
 	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS) || status=$$?; \
@@ -83,5 +93,5 @@ lint: $(INSTALLED)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/e2e/artifacts *.egg-info
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/e2e/artifacts *.egg-info $(MO_FILES)
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

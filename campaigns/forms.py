@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, Note
 from campaigns.starters import form_choices
@@ -15,25 +16,29 @@ from dustdevils.parsing import IdsField
 
 class CampaignForm(forms.Form):
     key = key_field()  # the form's idempotency key: twenty identical posts open one campaign
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=_("Name"))
     setting = forms.CharField(
         max_length=200,
         required=False,
-        help_text="Where it happens, e.g. Tombstone, Arizona Territory.",
+        label=_("Setting"),
+        help_text=_("Where it happens, e.g. Tombstone, Arizona Territory."),
     )
     pitch = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="The situation, in a few lines.",
+        label=_("Pitch"),
+        help_text=_("The situation, in a few lines."),
     )
     starter = forms.ChoiceField(
-        label="Start from",
+        label=_("Start from"),
         choices=form_choices,  # a callable: the starters registered at start-up
         required=False,
         initial="",
         widget=forms.RadioSelect,
-        help_text="The Hanged Man is the rule book's sample situation: the town, its "
-        "important non-player characters and the Dealer's notes, ready to play.",
+        help_text=_(
+            "The Hanged Man is the rule book's sample situation: the town, its "
+            "important non-player characters and the Dealer's notes, ready to play."
+        ),
     )
 
 

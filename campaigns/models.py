@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Campaign(models.Model):
@@ -55,8 +56,8 @@ class Campaign(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        DEALER = "dealer", "Dealer"
-        PLAYER = "player", "Player"
+        DEALER = "dealer", _("Dealer")
+        PLAYER = "player", _("Player")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(

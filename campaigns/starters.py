@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from campaigns.services import CampaignError, campaign_create
 
@@ -52,7 +53,7 @@ def starter_keys() -> list[str]:
 
 def form_choices() -> list[tuple[str, str]]:
     """The new-campaign form's choices: an empty table, then every registered starter."""
-    return [("", "An empty table"), *((s.key, s.label) for s in _STARTERS.values())]
+    return [("", gettext("An empty table")), *((s.key, s.label) for s in _STARTERS.values())]
 
 
 def campaign_start(

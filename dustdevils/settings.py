@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    "dustdevils.accounts",
     "campaigns",
     "characters",
     "tables",
@@ -112,9 +113,11 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the browser's Accept-Language...
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "dustdevils.accounts.language.chosen_language",  # ...unless chosen in the header
     # Cache-Control: no-store on every response to a logged-in person (a view may say otherwise).
     "dustdevils.no_store.no_store_when_logged_in",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -297,12 +300,12 @@ AXES_LOCKOUT_CALLABLE = "dustdevils.accounts.views.locked_out"
 FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", [])
 AXES_CLIENT_IP_CALLABLE = "dustdevils.accounts.client_ip.client_ip"
 
-LANGUAGE_CODE = "en-us"
+# English (the default, the catalogue's source) and Italian (locale/it, issue 39): each request
+# in its person's choice (dustdevils/accounts/language.py), else the browser's Accept-Language.
+LANGUAGE_CODE, LANGUAGES = "en", [("en", "English"), ("it", "Italiano")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC") or "UTC"
-# The app speaks English only. Off, Django skips the translation machinery — which every
-# number printed in a template goes through (get_language), a measurable share of a live
-# screen's render.
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 # --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
 
 from gunfighter.codec import GunfighterCodec
 from gunfighter.engine import game as g
@@ -103,8 +104,8 @@ MOVES: dict[str, type[GameMove]] = {
 class Gunfighter(Game):
     kind = "gunfighter"
     name = "The Gunfighter"
-    players = "2\u20136 players"
-    blurb = "a real-time card duel: the app keeps lives, covert cards and the clock"
+    players = _("2–6 players")
+    blurb = _("a real-time card duel: the app keeps lives, covert cards and the clock")
     order = 20
     missing = "No such gunfight at this table."
     no_seat = "No such gunfighter at this table."

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.urls import path
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from cards.deck import Card, CardParseError, parse_card
@@ -169,8 +170,8 @@ class NewSaloon(NewGameForm):
 class DeathEntersTheSaloon(Game):
     kind = "saloon"
     name = "Death Enters the Saloon"
-    players = "3\u20135 players"
-    blurb = "a one-shot about guilt and the fear of Death"
+    players = gettext_lazy("3–5 players")
+    blurb = gettext_lazy("a one-shot about guilt and the fear of Death")
     order = 0
     missing = "No such game in this campaign."
     labels: ClassVar[Mapping[str, str]] = {

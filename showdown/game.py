@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib.auth.models import User
+from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from cards.errors import IllegalMove
 from dustdevils.parsing import an_id
@@ -26,6 +28,9 @@ from tables.forms import GameMove, Is, NewGameForm, Word, count, md, move_of, pl
 from tables.game import Game
 from tables.site import site
 
+if TYPE_CHECKING:
+    from tables.words import Text
+
 
 class NewShowdown(NewGameForm):
     """Who saw a western last (``dealer``: the dealer token) and the options."""
@@ -38,12 +43,12 @@ class NewShowdown(NewGameForm):
 
 MOVES: dict[str, type[GameMove]] = {
     "draw": move_of(m.Draw, public=Is("public"), posted={"from": "public"}),
-    "cash": move_of(m.CashLoot, cards=count("Say how many Malloppo cards you discard.")),
+    "cash": move_of(m.CashLoot, cards=count(_("Say how many Malloppo cards you discard."))),
     "cash-bounty": move_of(m.CashBounty, victim=Word()),
     "threaten": move_of(m.Threaten, target=Word(), pistol=Word(), second=Word()),
     "bluff": plain(m.CallBluff),
     "and-you": plain(m.AndYou),
-    "bullets": move_of(m.Bullets, count=count("Enter the bullets on your cards.")),
+    "bullets": move_of(m.Bullets, count=count(_("Enter the bullets on your cards."))),
     "bounty-trio": plain(m.BountyTrio),
     "horse": move_of(m.Horse, new_target=Word(), posted={"target": "new_target"}),
     "law": plain(m.Law),
@@ -69,36 +74,36 @@ MOVES: dict[str, type[GameMove]] = {
     ),
     "turkey": move_of(m.Turkey, host=True, shooter=Word()),
     "noon": move_of(m.Noon, host=True, shooter=Word(), hit=Word()),
-    "count": move_of(m.EventCount, count=count("Enter the symbols on your cards.")),
+    "count": move_of(m.EventCount, count=count(_("Enter the symbols on your cards."))),
     "event-done": plain(m.EventDone, host=True),
     "takeback": plain(m.TakeBackCount),
     "correct": move_of(
         m.Correct,
         host=True,
         who=Word(),
-        loot=count("Say their loot."),
-        bounty=count("Say their bounty."),
-        wounds=count("Say their wounds."),
+        loot=count(_("Say their loot.")),
+        bounty=count(_("Say their bounty.")),
+        wounds=count(_("Say their wounds.")),
     ),
     "event-back": plain(m.TakeBackEvent, host=True),
 }
 for form in MOVES.values():
     if form.host_only:
-        form.host_refusal = "Only the host reveals and settles the event cards."
+        form.host_refusal = _("Only the host reveals and settles the event cards.")
 
 
 class SaloonShowdown(Game):
     kind = "showdown"
     name = "Saloon Showdown"
-    players = "2\u20137 players"
-    blurb = "bluffs, duels and bounties: the cards on the table, the money on the phones"
+    players = _("2–7 players")
+    blurb = _("bluffs, duels and bounties: the cards on the table, the money on the phones")
     order = 10
-    labels: ClassVar[Mapping[str, str]] = {
-        Phase.PLAY.value: "in play",
-        Phase.THREAT.value: "a threat",
-        Phase.BLUFF.value: "a bluff called",
-        Phase.FIGHT.value: "a duel",
-        Phase.EVENT.value: "an event",
+    labels: ClassVar[Mapping[str, Text]] = {
+        Phase.PLAY.value: _("in play"),
+        Phase.THREAT.value: _("a threat"),
+        Phase.BLUFF.value: _("a bluff called"),
+        Phase.FIGHT.value: _("a duel"),
+        Phase.EVENT.value: _("an event"),
     }
     rulings = RULINGS
     model, seat_model, line_model, key_model = Showdown, ShowdownSeat, ShowdownLine, ShowdownMoveKey
@@ -107,7 +112,7 @@ class SaloonShowdown(Game):
     screens_query = False  # every screen is made from ``screen_row`` alone (issue 38)
     new_form = NewShowdown
     moves = MOVES
-    started = "Saloon Showdown: the cards are dealt."
+    started = gettext_noop("Saloon Showdown: the cards are dealt.")
     lobby_partial = "games"
     shared_screen = True
     has_story = True
@@ -119,7 +124,9 @@ class SaloonShowdown(Game):
     ) -> tuple[Any, Sequence[Any]]:  # fmt: skip
         dealer = data.get("dealer")
         if dealer is None or dealer not in data.get("users", {dealer: None}):
-            raise IllegalMove("Say who saw a western last: they take the dealer token.")
+            raise IllegalMove(
+                gettext_noop("Say who saw a western last: they take the dealer token.")
+            )
         options = Options(
             simple=bool(data.get("simple")), roulette=bool(data.get("roulette")),
             events=bool(data.get("events")),
@@ -150,7 +157,7 @@ class SaloonShowdown(Game):
         return [{"kind": e.kind, "pid": e.pid, "actor": actor, "text": e.text} for e in events]
 
     def notice(self, lines: Sequence[Any]) -> str:
-        return " ".join(line.text for line in lines if line.kind != "turn")
+        return " ".join(line.shown for line in lines if line.kind != "turn")
 
     def screen(self, state: Any, me: str | None, context: Mapping[str, Any]) -> dict[str, Any]:
         return showdown_screen(state, me)
@@ -166,9 +173,14 @@ class SaloonShowdown(Game):
     def story_end(self, state: Any) -> list[str]:
         if not state.over:
             return []
-        return ["", "## The scores", ""] + [
-            f"{i}. {md(p.name)}: {p.score}$ ({p.loot}$ loot + {p.bounty}$ bounty − "
-            f"{p.wounds} wound{'s' if p.wounds != 1 else ''})"
+        return ["", "## " + gettext("The scores"), ""] + [
+            f"{i}. {md(p.name)}: {p.score}$ ("
+            + ngettext(
+                "{loot}$ loot + {bounty}$ bounty − {wounds} wound",
+                "{loot}$ loot + {bounty}$ bounty − {wounds} wounds",
+                p.wounds,
+            ).format(loot=p.loot, bounty=p.bounty, wounds=p.wounds)
+            + ")"
             for i, p in enumerate(g.standings(state), start=1)
         ]
 

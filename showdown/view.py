@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from showdown.engine import game as g
 from showdown.engine.state import (
     EVENT_NAMES,
@@ -20,8 +22,13 @@ from showdown.engine.state import (
 from tables.clock import Clock, now_ms
 from tables.moves import basis_of
 
-VIA_LABELS = ("Turn your cards on “Via!” in", "Via!")
-ZONE_NAMES = {"head": "the head", "arm": "the arm", "chest": "the chest", "leg": "the leg"}
+VIA_LABELS = (_("Turn your cards on “Via!” in"), _("Via!"))
+ZONE_NAMES = {
+    "head": _("the head"),
+    "arm": _("the arm"),
+    "chest": _("the chest"),
+    "leg": _("the leg"),
+}
 
 
 def seat_basis(state: State, pid: str) -> str:

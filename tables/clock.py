@@ -17,10 +17,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 # How far ahead of the tap the clock starts: the time the stream needs to reach every phone
 # (a phone that hears of it later still fires the later edges on time).
@@ -45,7 +49,7 @@ class Clock:
 
     start: int
     edges: Sequence[int]
-    labels: Sequence[str] = ()
+    labels: Sequence[Text] = ()
 
     @property
     def end(self) -> int:
@@ -60,7 +64,7 @@ class Clock:
 
     @property
     def labels_attr(self) -> str:
-        return "|".join(self.labels)
+        return "|".join(str(label) for label in self.labels)  # (a label may be lazy: translated)
 
 
 @never_cache

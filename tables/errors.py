@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.utils.translation import gettext_lazy as _
+
 T = TypeVar("T")
 
 
@@ -22,7 +24,7 @@ class NotYours(Refused):
     not sit at."""
 
 
-STALE = "The table has moved on since that page was loaded; here it is now."
+STALE = _("The table has moved on since that page was loaded; here it is now.")
 
 
 class Unreadable(Exception):
@@ -31,7 +33,7 @@ class Unreadable(Exception):
     server error, and its moves change nothing."""
 
 
-UNREADABLE = (
+UNREADABLE = _(
     "This table's saved state cannot be read, so it cannot be shown or played on. Nothing was "
     "changed. The Dealer can restore the campaign from an earlier file."
 )

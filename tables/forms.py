@@ -6,14 +6,19 @@ what a declared game (``tables.game``) builds its forms from: ``NewGameForm``, `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib.auth.models import User
 from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from dustdevils.idempotency import key_field
 from dustdevils.parsing import an_id, whole_number
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 
 def problem_of(form: forms.Form) -> str:
@@ -21,7 +26,7 @@ def problem_of(form: forms.Form) -> str:
     for name, errors in form.errors.items():
         label = "" if name == "__all__" or name not in form.fields else form.fields[name].label
         return f"{label}: {errors[0]}" if label else str(errors[0])
-    return "Something in that form is missing."
+    return gettext("Something in that form is missing.")
 
 
 class MoveForm(forms.Form):
@@ -88,7 +93,7 @@ class GameMove(MoveForm):
 
     # A move of the table's host (the Dealer), seated or not, rather than of a seat.
     host_only: ClassVar[bool] = False
-    host_refusal: ClassVar[str] = "Only the host makes that move."
+    host_refusal: ClassVar[Text] = _("Only the host makes that move.")
     # A host's move: the host's name, once the site knows they host (the timeline says who).
     host: str = ""
 
@@ -142,7 +147,7 @@ class Is(forms.Field):
         return bool(value == self.value)
 
 
-def count(missing: str, maximum: int = 1000) -> forms.IntegerField:
+def count(missing: Text, maximum: int = 1000) -> forms.IntegerField:
     """A whole number the player must give (``missing``: what to say when it is not one)."""
     return forms.IntegerField(
         max_value=maximum,

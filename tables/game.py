@@ -33,16 +33,21 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from tables.errors import readable
 from tables.forms import GameMove, NewGameForm, md
 from tables.moves import Table
 from tables.seating import hosts, viewer_pid
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 
 class GameTable(Table[Any]):
@@ -74,12 +79,12 @@ class Game:
     # not ``kind`` (``namespace``).
     app: ClassVar[str] = ""
     name: ClassVar[str]
-    players: ClassVar[str] = ""  # "2–6 players"
-    blurb: ClassVar[str] = ""
+    players: ClassVar[Text] = ""  # "2–6 players"
+    blurb: ClassVar[Text] = ""
     order: ClassVar[int] = 100
-    missing: ClassVar[str] = "No such game at this table."
-    no_seat: ClassVar[str] = "No such player at this game."
-    labels: ClassVar[Mapping[str, str]] = {}
+    missing: ClassVar[Text] = _("No such game at this table.")
+    no_seat: ClassVar[Text] = _("No such player at this game.")
+    labels: ClassVar[Mapping[str, Text]] = {}
     rulings: ClassVar[Sequence[Any]] = ()
 
     model: ClassVar[type[models.Model]]
@@ -96,8 +101,10 @@ class Game:
     moves: ClassVar[Mapping[str, type[GameMove]]] = {}
 
     # The flash after a new game, and the opening line ({actor}: who started it).
-    started: ClassVar[str] = "The game is on."
-    opening: ClassVar[str] = "{actor} starts a game of {name}."
+    # (Marked for the catalogue: each is translated where it is shown, the opening line in
+    # each reader's language.)
+    started: ClassVar[str] = gettext_noop("The game is on.")
+    opening: ClassVar[str] = gettext_noop("{actor} starts a game of {name}.")
     # Listed among the games a table starts (the lobby, the campaign page).
     in_lobby: ClassVar[bool] = True
     # The partial of the list page that htmx asks for again (a one-off table's lobby).
@@ -291,10 +298,20 @@ class Game:
         timeline holds: nothing that was never shown."""
         state = self.load(row.state)
         seats = row.seats.order_by("position").values_list("pid", flat=True)
-        out = [f"# {md(str(row))}", "", f"*{md(row.campaign.name)}*", "", "## At the table", ""]
+        out = [
+            f"# {md(str(row))}",
+            "",
+            f"*{md(row.campaign.name)}*",
+            "",
+            "## " + gettext("At the table"),
+            "",
+        ]
         out += [f"- {md(self.seat_name(state, pid) or pid)}" for pid in seats]
-        out += ["", "## What happened", ""]
-        out += [f"- {md(line.text)}" for line in row.lines.order_by("seq") if self.in_story(line)]
+        out += ["", "## " + gettext("What happened"), ""]
+        lines = row.lines.order_by("seq")  # each in the reader's language
+        out += [
+            f"- {md(getattr(line, 'shown', line.text))}" for line in lines if self.in_story(line)
+        ]
         return "\n".join([*out, *self.story_end(state)]) + "\n"
 
     def in_story(self, line: Any) -> bool:

@@ -11,6 +11,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import get_language
+
+from tables.words import said_in
 
 
 class TableRow(models.Model):
@@ -82,6 +85,13 @@ class TimelineLine(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     text = models.TextField()
+    # What was said, kept apart so each reader sees it in their own language (issue 39): the
+    # English message with {name} places, and its values as JSON text (``cards.words``,
+    # ``tables.words``: text, not a JSONField, so reading a timeline decodes nothing until a
+    # line is shown, and then once per process and language). A line without a message
+    # (written before, or by a game that says only ``text``) is shown as its ``text``.
+    message = models.TextField(blank=True, default="")
+    values = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,7 +99,12 @@ class TimelineLine(models.Model):
         ordering = ["seq"]
 
     def __str__(self) -> str:
-        return self.text
+        return self.shown
+
+    @property
+    def shown(self) -> str:
+        """The line in the active language (the reader's)."""
+        return said_in(self.message, self.values, get_language()) if self.message else self.text
 
 
 def seq_once(fk: str) -> models.UniqueConstraint:

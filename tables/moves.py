@@ -34,16 +34,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from django.db import models, transaction
 from django.db.models import Max
 from django.db.transaction import TransactionManagementError
+from django.utils.translation import gettext_lazy as _
 
 from cards.errors import IllegalMove
+from cards.words import Said
 from dustdevils.idempotency import first_submit
 from dustdevils.live import broadcast as live
 from tables.errors import STALE, Refused, StaleMove
+from tables.models import TimelineLine
+from tables.words import refusal, values_text
+
+if TYPE_CHECKING:
+    from tables.words import Text
 
 R = TypeVar("R")
 
@@ -98,7 +105,7 @@ class Table(ABC, Generic[R]):
     line_model: ClassVar[type[models.Model]]  # its timeline: (table, seq) unique
     fk: ClassVar[str]  # the key's and the lines' foreign key to the row: "conflict"…
     channel: ClassVar[str]  # the live channel's prefix: "conflict" -> "conflict-12"
-    missing: ClassVar[str] = "No such table in this campaign."
+    missing: ClassVar[Text] = _("No such table in this campaign.")
 
     @abstractmethod
     def read(self, table_id: int) -> R:
@@ -169,7 +176,7 @@ def table_move(
         try:
             changes = apply(read)
         except IllegalMove as error:
-            raise Refused(str(error)) from error
+            raise Refused(refusal(error)) from error
         lines = save(table, read, changes)
         return Moved(row, read, lines, changes=changes)
 
@@ -203,13 +210,29 @@ def save(table: Table[R], read: R, changes: Changes) -> tuple[Any, ...]:
     start = table.last_seq(read) + 1
     lines = tuple(
         table.line_model._default_manager.bulk_create(
-            table.line_model(**{table.fk: row}, seq=seq, version=row.version, **fields)
+            table.line_model(
+                **{table.fk: row}, seq=seq, version=row.version, **worded(table, fields)
+            )
             for seq, fields in enumerate(changes.lines, start=start)
         )
     )
     _session_active(row)
     publish_on_commit(table.channel_of(row.pk), row.version)
     return lines
+
+
+def worded(table: Table[R], fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A line's fields, with what its engine said (``cards.words.Said``: the message and its
+    values) beside the English text, so each reader sees it in their own language."""
+    text = fields.get("text")
+    if (
+        isinstance(text, Said)
+        and "message" not in fields
+        and issubclass(table.line_model, TimelineLine)
+    ):
+        said = {"message": text.message, "values": values_text(text.values)}
+        return {**fields, "text": str(text), **said}
+    return fields
 
 
 def table_note(table: Table[R], *, table_id: int, lines: Sequence[Mapping[str, Any]]) -> Any:
@@ -252,6 +275,6 @@ def opening_lines(table: Table[R], row: Any, lines: Sequence[Mapping[str, Any]])
     """A new table's first timeline lines (at version 0, numbered from 1), written with the row
     in its creating transaction."""
     table.line_model._default_manager.bulk_create(
-        table.line_model(**{table.fk: row}, seq=seq, version=0, **fields)
+        table.line_model(**{table.fk: row}, seq=seq, version=0, **worded(table, fields))
         for seq, fields in enumerate(lines, start=1)
     )

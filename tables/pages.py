@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -98,7 +99,7 @@ def game_new(game: Game, request: Any, slug: str) -> HttpResponse:
         return render(
             request, game.template("list"), list_context(game, membership, str(error), form)
         )
-    messages.success(request, game.started)
+    messages.success(request, gettext(game.started))
     return redirect(row)
 
 

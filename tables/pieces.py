@@ -31,6 +31,7 @@ from django.template.library import SimpleNode
 from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.translation import get_language
 
 from dustdevils.memo import Found, bounded
 
@@ -55,7 +56,7 @@ def fill(template: str, values: Mapping[str, Any], per_form: frozenset[str]) -> 
     ``per_form``, and which of ``per_form`` are set): only the per-form values are put in."""
     shape = tuple((k, bool(v) if k in per_form else v) for k, v in values.items())
     out = []
-    for part in _plan(template, shape, per_form):
+    for part in _plan(template, shape, per_form, get_language()):
         if isinstance(part, str):
             out.append(part)
         else:
@@ -77,7 +78,13 @@ def _value(place: Place, values: Mapping[str, Any]) -> str:
 
 
 @bounded(4096)
-def _plan(template: str, shape: tuple[tuple[str, Hashable], ...], per_form: frozenset[str]) -> Plan:
+def _plan(
+    template: str, shape: tuple[tuple[str, Hashable], ...], per_form: frozenset[str],
+    language: str | None,
+) -> Plan:  # fmt: skip
+    """(``language``: the plan holds the template's translated words, so it is one per
+    language.)"""
+
     def reads(node: Any) -> bool:
         return isinstance(node, VariableNode) and not per_form.isdisjoint(
             re.findall(r"\w+", node.filter_expression.token)
@@ -129,6 +136,7 @@ def planned(
     with the per-render tags (``per_render``) called again at each render with both. The
     caller's ``key`` must hold the whole of ``static`` and name its viewer: a plan is only ever
     used again for the same viewer's same row."""
+    key = (key, get_language())  # the plan holds the template's words in this language
     plan = _PIECES.get(key)
     if plan is None:
         plan = _plan_piece(template, static)
@@ -270,9 +278,11 @@ def once(
     """What ``make()`` renders of ``template`` for the table ``table`` (its id, with what tells
     it from an earlier row that had the same id: its creation time) of ``kind`` at ``version``,
     made once per process and version. ``make`` must show only what every viewer of the table
-    sees alike (public facts): the key names no viewer. Only for a read of committed rows (a
-    live stream's): a render inside a transaction that may yet roll back must not be kept."""
-    key = (kind, table, version, template)
+    sees alike (public facts): the key names no viewer, only the language it is rendered in
+    (the active one: each viewer's, ``dustdevils.live.tables``). Only for a read of committed
+    rows (a live stream's): a render inside a transaction that may yet roll back must not be
+    kept."""
+    key = (kind, table, version, template, get_language())  # one per language read in
     piece = _VERSIONS.get(key)
     if piece is None:
         piece = mark_safe(make())  # rendered (escaped) by a template

@@ -17,12 +17,14 @@ from campaigns.access import membership_for
 from campaigns.models import Campaign, Membership
 from cards.deck import system_rng
 from cards.errors import IllegalMove
+from cards.words import said
 from tables import clock
 from tables.errors import NotYours, Refused
 from tables.forms import GameMove, display_name
 from tables.game import Game
 from tables.moves import Basis, Changes, Moved, opening_lines, table_move
 from tables.seating import acting_for, is_host, seating_problem
+from tables.words import refusal
 
 
 # --- Reads ---------------------------------------------------------------------------------------
@@ -82,7 +84,7 @@ def create(
     try:
         state, events = game.new_state(seats, data, pid_of, rng or system_rng())
     except IllegalMove as error:
-        raise Refused(str(error)) from error
+        raise Refused(refusal(error)) from error
     with transaction.atomic():
         row = game.model._default_manager.create(
             campaign=campaign, state=game.dump(state), phase=game.phase(state), created_by=actor,
@@ -92,7 +94,7 @@ def create(
             game.seat_model(**{game.fk: row}, user=p, pid=pid, position=i)
             for i, (p, (pid, _)) in enumerate(zip(players, seats, strict=True))
         )
-        opening = game.note(game.opening.format(actor=display_name(actor), name=game.name))
+        opening = game.note(said(game.opening, actor=display_name(actor), name=game.name))
         opening_lines(game.table, row, game.lines((opening, *events), actor, state))
     return row
 

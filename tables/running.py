@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Model, Q
@@ -32,6 +32,9 @@ from django.utils.http import urlencode
 
 from campaigns import streams
 from campaigns.models import Campaign, Membership
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_RUNNING = 4  # the ribbon stays one line on a phone
 
@@ -60,7 +63,12 @@ ROW = ("pk", "title", "phase", "created_at", "campaign_id", "campaign__name", "c
 
 
 def running_row(
-    kind: str, row: dict[str, Any], *, url_name: str, labels: dict[str, str], dealer: bool
+    kind: str,
+    row: dict[str, Any],
+    *,
+    url_name: str,
+    labels: Mapping[str, StrOrPromise],
+    dealer: bool,
 ) -> RunningTable:
     """A banner entry from a row read with ``ROW``; its URL is ``url_name`` taking the slug and
     ``<kind>_id``, its phase named by ``labels``."""
@@ -68,7 +76,7 @@ def running_row(
         kind=kind,
         table_id=row["pk"],
         title=row["title"],
-        phase_label=labels.get(row["phase"], row["phase"]),
+        phase_label=str(labels.get(row["phase"], row["phase"])),  # in the reader's language
         campaign_id=row["campaign_id"],
         campaign_name=row["campaign__name"],
         campaign_slug=row["campaign__slug"],
@@ -134,7 +142,7 @@ def seated_running(
     kind: str,
     model: type[Model],
     seated: Any,
-    labels: Mapping[str, str],
+    labels: Mapping[str, StrOrPromise],
     url_name: str,
 ) -> list[RunningTable]:
     """A game's provider whose players sit in seats: its tables not over (``model.OVER``) in the
@@ -150,7 +158,7 @@ def seated_running(
         .order_by("-created_at", "-pk")
     )[:MAX_RUNNING]
     return [
-        running_row(kind, row, url_name=url_name, labels=dict(labels), dealer=not row["seated"])
+        running_row(kind, row, url_name=url_name, labels=labels, dealer=not row["seated"])
         for row in rows
     ]
 

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext, gettext_noop
 
 from campaigns.models import Campaign, Membership
+from cards.words import said
 
 
 def seating_problem(campaign: Campaign, *, actor: User, players: Sequence[User]) -> str:
@@ -17,11 +19,11 @@ def seating_problem(campaign: Campaign, *, actor: User, players: Sequence[User])
     table, and each player sits once. Every game at a table checks its players so."""
     members = set(Membership.objects.filter(campaign=campaign).values_list("user_id", flat=True))
     if actor.pk not in members:
-        return "Only the campaign's members can start a game at its table."
+        return gettext("Only the campaign's members can start a game at its table.")
     if any(p.pk not in members for p in players):
-        return "Every player must be a member of this campaign."
+        return gettext("Every player must be a member of this campaign.")
     if len({p.pk for p in players}) != len(players):
-        return "Each player sits at the table once."
+        return gettext("Each player sits at the table once.")
     return ""
 
 
@@ -51,4 +53,7 @@ def hosts(campaign: Campaign, user: User | None) -> bool:
 def acting_for(host: User, name: str) -> str:
     """The timeline's line when the host makes a move for a player whose phone is gone (flat,
     lost or left behind): The Gunfighter's GF12, Saloon Showdown's SS19."""
-    return f"{host.first_name or host.get_username()} acts for {name}, whose phone is away."
+    return said(
+        gettext_noop("{host} acts for {name}, whose phone is away."),
+        host=host.first_name or host.get_username(), name=name,
+    )  # fmt: skip

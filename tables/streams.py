@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 from django.http import HttpRequest
@@ -18,6 +18,9 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
 from dustdevils.live.tables import LiveTable, Viewer
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def versions_of(model: type[models.Model]) -> Callable[[list[int]], list[tuple[int, int]]]:
@@ -61,7 +64,7 @@ def member_table(
     model: type[models.Model],
     render: Callable[[Viewer, Any], str],
     admit: Callable[[Any, str], Any],
-    missing: str,
+    missing: StrOrPromise,
     load_row: Callable[[int], Any] | None = None,
     reads_db: bool = True,
 ) -> LiveTable[MemberRead]:

@@ -11,16 +11,20 @@ game the host starts for them by the lobby itself, whatever its kind: it asks
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.urls import reverse
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
 class TableGame:
     kind: str  # as in tables.running: "saloon", "showdown"…
     name: str  # "Death Enters the Saloon"
-    players: str  # "3–5"
-    blurb: str  # one line: what it is
+    players: StrOrPromise  # "3–5"
+    blurb: StrOrPromise  # one line: what it is
     url_name: str  # its page at a table, taking ``slug``
     order: int = 100  # where it is listed (lower first)
 

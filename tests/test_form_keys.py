@@ -47,6 +47,7 @@ KEY_FIELD_FORMS = {
 ONCE_BY_NATURE = {
     "login": "logging in twice is being logged in",
     "logout": "logging out twice is being logged out",
+    "set_language": "choosing a language twice is having chosen it (issue 39)",
     "signup": "a username is taken once: the second post is told so",
     "password_change": "setting the same password twice sets it",
     "characters:approve": "approving an approved character changes nothing",

@@ -184,8 +184,14 @@ def snapshot(row: Any) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
             cursor.execute(
                 f"SELECT * FROM {quote(table)} WHERE {quote(column)} = %s ORDER BY 1", [row.pk]
             )
-            out[table, column] = [tuple(r) for r in cursor.fetchall()]
+            kept = [i for i, c in enumerate(cursor.description) if c[0] not in AFTER_THE_KIT]
+            out[table, column] = [tuple(r[i] for i in kept) for r in cursor.fetchall()]
     return out
+
+
+# Columns added after the move onto the kit: a timeline line's message and values (issue 39),
+# dropped when the schema goes back before the kit (a line without them is shown as its text).
+AFTER_THE_KIT = frozenset({"message", "values"})
 
 
 def counts(game: Game, row: Any) -> tuple[int, int, int]:

@@ -7,12 +7,14 @@ from typing import ClassVar
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
         required=False,
-        help_text="Only for your own records: the table never emails anyone.",
+        help_text=_("Only for your own records: the table never emails anyone."),
     )
 
     class Meta:
@@ -31,6 +33,7 @@ class LoginForm(AuthenticationForm):
         limit = User._meta.get_field("username").max_length or 150
         if len(username) > limit:
             raise forms.ValidationError(
-                f"No username is longer than {limit} characters.", code="max_length"
+                gettext("No username is longer than {limit} characters.").format(limit=limit),
+                code="max_length",
             )
         return username

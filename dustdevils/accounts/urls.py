@@ -6,11 +6,12 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from dustdevils.accounts import views
+from dustdevils.accounts import language, views
 from dustdevils.accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("language/", language.choose, name="set_language"),
     path(
         "login/",
         auth_views.LoginView.as_view(

@@ -45,6 +45,7 @@ from django.db import connections
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
+from django.utils import translation
 
 from dustdevils.live import broadcast as live
 from dustdevils.live.sse import (
@@ -85,6 +86,13 @@ class Viewer:
     # a panel is rendered from its own context alone (no request, so no context processors
     # at every update — the screens use none of what they add).
     csrf_token: str
+    # The language the viewer reads (the request's when the stream opened: their choice, else
+    # their browser's): every panel of theirs is rendered in it, whoever else is watching.
+    language: str = ""
+
+    def speaking(self) -> translation.override:
+        """The viewer's language, active while one of their panels is rendered."""
+        return translation.override(self.language or settings.LANGUAGE_CODE)
 
 
 def open_here(kind: str) -> set[int]:
@@ -128,7 +136,7 @@ class LiveTable(Generic[R]):
     panel: Callable[[Viewer, R], str | None]
     versions: Callable[[list[int]], Iterable[tuple[int, int]]]
     admit: Callable[[Any, str], object]
-    missing: str = "No such table in this campaign."
+    missing: Any = "No such table in this campaign."  # (may be translated when shown)
     after: Callable[[R], None] | None = None
     # A kind whose screens query the database per viewer is rendered in a worker thread. Every
     # game's screens are rendered from the shared read alone (issue 29: the saloon's too).
@@ -152,7 +160,8 @@ class LiveTable(Generic[R]):
         if not user.is_authenticated:
             return log_in_first()
         request.user = user  # known now: nothing later looks it up again in another thread
-        viewer = Viewer(user.pk, slug, table_id, as_table, get_token(request))
+        language = getattr(request, "LANGUAGE_CODE", "")  # LocaleMiddleware's, or the choice
+        viewer = Viewer(user.pk, slug, table_id, as_table, get_token(request), language)
         # Listen BEFORE the snapshot is read: a move committed in between is then announced
         # to this stream too (and skipped if the snapshot already showed it).
         subscription = live.Updates(self.channel(table_id), watch_health=True)
@@ -170,7 +179,8 @@ class LiveTable(Generic[R]):
             user = get_user_model().objects.get(pk=viewer.user_id)
             self.admit(user, viewer.slug)  # 404 for outsiders, before anything is read
             data = self.load(viewer.table_id)
-            html = None if data is None else self.panel(viewer, data)
+            with viewer.speaking():
+                html = None if data is None else self.panel(viewer, data)
             if data is None or html is None:
                 raise Http404(self.missing)
             return data.version, html
@@ -182,13 +192,19 @@ class LiveTable(Generic[R]):
         a worker thread if the screen reads the database."""
         if not self.panel_reads_db:
             try:
-                return self.panel(viewer, data)
+                with viewer.speaking():
+                    return self.panel(viewer, data)
             except SynchronousOnlyOperation:
                 log.warning(
                     "live: a screen of %s-%s queried the database", self.kind, viewer.table_id
                 )
-        result: str | None = await in_worker(self.panel)(viewer, data)
+        result: str | None = await in_worker(self.speaking_panel)(viewer, data)
         return result
+
+    def speaking_panel(self, viewer: Viewer, data: R) -> str | None:
+        """``panel`` in the viewer's language (in a worker thread: its own activation)."""
+        with viewer.speaking():
+            return self.panel(viewer, data)
 
 
 # The snapshot is read in the request's own thread (where the session and the user were just

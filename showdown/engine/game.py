@@ -16,6 +16,7 @@ from typing import Any
 
 from cards.dice import dice_spec, roll
 from cards.errors import IllegalMove
+from cards.words import Said, gettext_noop, ngettext, said
 
 from . import moves as m
 from .state import (
@@ -27,6 +28,7 @@ from .state import (
     MAX_SYMBOLS,
     MAX_WOUNDS,
     NOISES,
+    PISTOL_WORDS,
     PISTOLS,
     STEAL,
     TARGET_LOOT,
@@ -51,7 +53,7 @@ class Entry:
     """A line of the public timeline: never a number still hidden."""
 
     kind: str  # "rule" (what happened), "turn", "money", "end"
-    text: str
+    text: str  # English; a ``cards.words.Said`` keeps its message and values for the reader
     pid: str = ""
 
 
@@ -65,31 +67,40 @@ def new_game(seats: Sequence[tuple[str, str]], dealer: str, options: Options) ->
     """Seats clockwise as (pid, name); ``dealer``: who saw a western last. Play starts on the
     dealer's left (SS1: a 2-player game is always the simple game)."""
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise IllegalMove("Saloon Showdown is for 2 to 7 players.")
+        raise IllegalMove(gettext_noop("Saloon Showdown is for 2 to 7 players."))
     if len({pid for pid, _ in seats}) != len(seats):
-        raise IllegalMove("Each player sits at the table once.")
+        raise IllegalMove(gettext_noop("Each player sits at the table once."))
     if len(seats) == 2:
         options = replace(options, simple=True)
     players = tuple(Player(pid, name) for pid, name in seats)
     if dealer not in {p.pid for p in players}:
-        raise IllegalMove("The dealer token goes to one of the players.")
+        raise IllegalMove(gettext_noop("The dealer token goes to one of the players."))
     state = State(players=players, dealer=dealer, turn="", options=options)
     state = replace(state, turn=state.after(dealer))
     lines = [
         Entry(
             "rule",
-            f"{state.player(dealer).name} saw a western last and takes the dealer "
-            "token: three Duel cards each, four public cards face up.",
+            said(
+                gettext_noop(
+                    "{who} saw a western last and takes the dealer token: three Duel cards "
+                    "each, four public cards face up."
+                ),
+                who=state.player(dealer).name,
+            ),
         ),
-        Entry("money", "Everyone starts with 20$ loot and a 20$ bounty."),
+        Entry("money", said(gettext_noop("Everyone starts with 20$ loot and a 20$ bounty."))),
     ]
     if options.simple:
-        lines.append(Entry("rule", "The simple game: no Desperado, no Mexican standoff."))
+        rule = gettext_noop("The simple game: no Desperado, no Mexican standoff.")
+        lines.append(Entry("rule", said(rule)))
     if options.roulette:
-        lines.append(Entry("rule", "Russian roulette: a called bluff is settled by the die."))
+        rule = gettext_noop("Russian roulette: a called bluff is settled by the die.")
+        lines.append(Entry("rule", said(rule)))
     if options.events:
-        lines.append(Entry("rule", "The five event cards are shuffled into the Duel deck."))
-    lines.append(Entry("turn", f"{state.player(state.turn).name}’s turn.", state.turn))
+        rule = gettext_noop("The five event cards are shuffled into the Duel deck.")
+        lines.append(Entry("rule", said(rule)))
+    turn = said(gettext_noop("{who}’s turn."), who=state.player(state.turn).name)
+    lines.append(Entry("turn", turn, state.turn))
     return Outcome(state, tuple(lines))
 
 
@@ -98,8 +109,9 @@ class _Log:
         self.state = state
         self.entries: list[Entry] = []
 
-    def __call__(self, text: str, kind: str = "rule", pid: str = "") -> None:
-        self.entries.append(Entry(kind, text, pid))
+    def __call__(self, message: str, kind: str = "rule", pid: str = "", **values: Any) -> None:
+        """A line: ``message`` (marked for the catalogue where it is written) and its values."""
+        self.entries.append(Entry(kind, Said(message, values), pid))
 
     def name(self, pid: str) -> str:
         return self.state.player(pid).name
@@ -108,19 +120,20 @@ class _Log:
 def apply(state: State, move: m.Move, rng: random.Random) -> Outcome:
     """One move; ``IllegalMove`` (nothing changed) when the rules do not allow it."""
     if state.over:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(gettext_noop("The game is over."))
     if not isinstance(move, m.HostMove) and not state.has(move.pid):
-        raise IllegalMove("Only the players at this game make its moves.")
+        raise IllegalMove(gettext_noop("Only the players at this game make its moves."))
     log = _Log(state)
     if state.event is not None and not isinstance(
         move, (m.HostMove, m.EventCount, m.TakeBackCount)
     ):
         raise IllegalMove(
-            f"Play is held while the event is resolved: {EVENT_NAMES[state.event.name]}."
+            gettext_noop("Play is held while the event is resolved: {event}."),
+            event=EVENT_NAMES[state.event.name],
         )
     handler = _HANDLERS.get(type(move))
     if handler is None:
-        raise IllegalMove("That is not a move of this game.")
+        raise IllegalMove(gettext_noop("That is not a move of this game."))
     new = handler(state, move, rng, log)
     new = _check_end(new, log)
     return Outcome(new, tuple(log.entries))
@@ -155,9 +168,11 @@ def _steal(state: State, thief: str, victim: str, amount: int = STEAL) -> tuple[
 
 def _my_turn(state: State, pid: str) -> None:
     if state.phase != Phase.PLAY:
-        raise IllegalMove("Finish what is under way first.")
+        raise IllegalMove(gettext_noop("Finish what is under way first."))
     if pid != state.turn:
-        raise IllegalMove(f"It is {state.player(state.turn).name}’s turn, not yours.")
+        raise IllegalMove(
+            gettext_noop("It is {who}’s turn, not yours."), who=state.player(state.turn).name
+        )
 
 
 def _end_turn(state: State, log: _Log) -> State:
@@ -169,24 +184,30 @@ def _end_turn(state: State, log: _Log) -> State:
     if state.dealer == me:
         reminder = me
         log(
-            f"{log.name(me)} holds the dealer token: discard the four public cards and turn "
-            "up four new ones.",
+            gettext_noop(
+                "{who} holds the dealer token: discard the four public cards and turn up four "
+                "new ones."
+            ),
             pid=me,
+            who=log.name(me),
         )
     if state.player(me).bounty == 0:
         state = state.with_player(me, bounty=20)
-        log(f"{log.name(me)} has no bounty left: it goes back to 20$.", "money", me)
+        log(
+            gettext_noop("{who} has no bounty left: it goes back to 20$."), "money", me,
+            who=log.name(me),
+        )  # fmt: skip
     state = _check_end(state, log)
     if state.end_after == me:
         return _finish(replace(state, reminder=reminder), log)
     nxt = state.after(me)
     while nxt in state.jailed:  # R37: play passes over the jailed once
-        log(f"{log.name(nxt)} is in jail: skips this turn.", "turn", nxt)
+        log(gettext_noop("{who} is in jail: skips this turn."), "turn", nxt, who=log.name(nxt))
         state = replace(state, jailed=tuple(p for p in state.jailed if p != nxt))
         if state.end_after == nxt:  # their turn, skipped, was the last one
             return _finish(replace(state, reminder=reminder), log)
         nxt = state.after(nxt)
-    log(f"{log.name(nxt)}’s turn.", "turn", nxt)
+    log(gettext_noop("{who}’s turn."), "turn", nxt, who=log.name(nxt))
     return replace(state, turn=nxt, reminder=reminder)
 
 
@@ -194,67 +215,84 @@ def _draw(state: State, move: m.Draw, rng: random.Random, log: _Log) -> State:
     _my_turn(state, move.pid)
     if move.public:
         log(
-            f"{log.name(move.pid)} draws a public card, replaces it from the deck, takes the "
-            "dealer token and discards one card.",
+            gettext_noop(
+                "{who} draws a public card, replaces it from the deck, takes the dealer token "
+                "and discards one card."
+            ),
             pid=move.pid,
+            who=log.name(move.pid),
         )
         state = replace(state, dealer=move.pid)
     else:
-        log(f"{log.name(move.pid)} draws blind from the deck and discards one card.", pid=move.pid)
+        log(
+            gettext_noop("{who} draws blind from the deck and discards one card."),
+            pid=move.pid, who=log.name(move.pid),
+        )  # fmt: skip
     return _end_turn(state, log)
 
 
 def _cash_loot(state: State, move: m.CashLoot, rng: random.Random, log: _Log) -> State:
     _my_turn(state, move.pid)
     if not 1 <= move.cards <= 3:
-        raise IllegalMove("Discard 1 to 3 Malloppo cards: you hold three cards.")
+        raise IllegalMove(gettext_noop("Discard 1 to 3 Malloppo cards: you hold three cards."))
     state = _gain(state, move.pid, loot=10 * move.cards)
     log(
-        f"{log.name(move.pid)} discards {move.cards} Malloppo card{'s' if move.cards > 1 else ''} "
-        f"and takes {10 * move.cards}$ from the Bank, then draws back to three.",
+        ngettext(
+            "{who} discards {n} Malloppo card and takes {money}$ from the Bank, then draws "
+            "back to three.",
+            "{who} discards {n} Malloppo cards and takes {money}$ from the Bank, then draws "
+            "back to three.",
+            move.cards,
+        ),
         "money",
         move.pid,
-    )
+        who=log.name(move.pid), n=move.cards, money=10 * move.cards,
+    )  # fmt: skip
     return _end_turn(state, log)
 
 
 def _cash_bounty(state: State, move: m.CashBounty, rng: random.Random, log: _Log) -> State:
     _my_turn(state, move.pid)
     if move.victim == move.pid or not state.has(move.victim):
-        raise IllegalMove("A trio of Taglia da vivo cashes another player’s bounty.")
+        raise IllegalMove(gettext_noop("A trio of Taglia da vivo cashes another player’s bounty."))
     state, amount = _take_bounty(state, move.pid, move.victim)
     log(
-        f"{log.name(move.pid)} shows three Taglia da vivo and cashes {log.name(move.victim)}’s "
-        f"whole bounty: {amount}$.",
+        gettext_noop(
+            "{who} shows three Taglia da vivo and cashes {victim}’s whole bounty: {money}$."
+        ),
         "money",
         move.pid,
-    )
+        who=log.name(move.pid), victim=log.name(move.victim), money=amount,
+    )  # fmt: skip
     return _end_turn(state, log)
 
 
 def _threaten(state: State, move: m.Threaten, rng: random.Random, log: _Log) -> State:
     _my_turn(state, move.pid)
     if move.target == move.pid or not state.has(move.target):
-        raise IllegalMove("Point the pistol at another player.")
+        raise IllegalMove(gettext_noop("Point the pistol at another player."))
     if move.pistol not in PISTOLS:
-        raise IllegalMove("Take one of the four pistols: red, blue, yellow or green.")
+        raise IllegalMove(gettext_noop("Take one of the four pistols: red, blue, yellow or green."))
     if move.second:
         if state.options.simple:
-            raise IllegalMove("There is no Desperado in the simple game.")
+            raise IllegalMove(gettext_noop("There is no Desperado in the simple game."))
         if move.second in (move.pid, move.target) or not state.has(move.second):
-            raise IllegalMove("The Desperado threatens two different other players.")
+            raise IllegalMove(gettext_noop("The Desperado threatens two different other players."))
         log(
-            f"{log.name(move.pid)}: “Non ho niente da perdere.” Two pistols, at "
-            f"{log.name(move.target)} and {log.name(move.second)}: a triello!",
+            gettext_noop(
+                "{who}: “Non ho niente da perdere.” Two pistols, at {target} and {second}: a "
+                "triello!"
+            ),
             pid=move.pid,
-        )
+            who=log.name(move.pid), target=log.name(move.target), second=log.name(move.second),
+        )  # fmt: skip
         fight = Fight(Kind.TRIELLO, (move.pid, move.target, move.second), desperado=move.pid)
         return replace(state, fight=fight)
     log(
-        f"{log.name(move.pid)} takes the {move.pistol} pistol: “Ti senti fortunato, "
-        f"{log.name(move.target)}?”",
+        gettext_noop("{who} takes the {pistol} pistol: “Ti senti fortunato, {target}?”"),
         pid=move.pid,
-    )
+        who=log.name(move.pid), pistol=PISTOL_WORDS[move.pistol], target=log.name(move.target),
+    )  # fmt: skip
     return replace(state, threat=Threat(move.pid, move.target, move.pistol, move.target))
 
 
@@ -264,14 +302,19 @@ def _threaten(state: State, move: m.Threaten, rng: random.Random, log: _Log) -> 
 def _threatened(state: State, pid: str, *, special: bool = True) -> Threat:
     threat = state.threat
     if state.phase != Phase.THREAT or threat is None:
-        raise IllegalMove("Nobody is being threatened now.")
+        raise IllegalMove(gettext_noop("Nobody is being threatened now."))
     if threat.standoff:
-        raise IllegalMove("A standoff has begun: only the Bottle interrupts it now.")
+        raise IllegalMove(gettext_noop("A standoff has begun: only the Bottle interrupts it now."))
     if pid != threat.target:
-        raise IllegalMove(f"Only {state.player(threat.target).name}, who is threatened, answers.")
+        raise IllegalMove(
+            gettext_noop("Only {who}, who is threatened, answers."),
+            who=state.player(threat.target).name,
+        )
     if special and threat.forced:
         raise IllegalMove(
-            "After two escapes there is no way out: call the bluff or say “E tu?” (SS8)."
+            gettext_noop(
+                "After two escapes there is no way out: call the bluff or say “E tu?” (SS8)."
+            )
         )
     return threat
 
@@ -279,64 +322,79 @@ def _threatened(state: State, pid: str, *, special: bool = True) -> Threat:
 def _call_bluff(state: State, move: m.CallBluff, rng: random.Random, log: _Log) -> State:
     threat = _threatened(state, move.pid, special=False)
     log(
-        f"{log.name(move.pid)}: “Stai bluffando!” Both count the bullets on their cards.",
-        pid=move.pid,
-    )
+        gettext_noop("{who}: “Stai bluffando!” Both count the bullets on their cards."),
+        pid=move.pid, who=log.name(move.pid),
+    )  # fmt: skip
     return replace(state, bluff=Bluff(threat.threatener, threat.target))
 
 
 def _bullets(state: State, move: m.Bullets, rng: random.Random, log: _Log) -> State:
     bluff = state.bluff
     if state.phase != Phase.BLUFF or bluff is None:
-        raise IllegalMove("No bluff is being called now.")
+        raise IllegalMove(gettext_noop("No bluff is being called now."))
     roulette = state.options.roulette
     counting = (bluff.threatener,) if roulette else (bluff.threatener, bluff.target)
     if move.pid not in counting:
-        raise IllegalMove(
-            "Only the threatener counts the bullets in Russian roulette."
-            if roulette
-            else "Only the two players of the bluff count their bullets."
-        )
+        if roulette:
+            raise IllegalMove(
+                gettext_noop("Only the threatener counts the bullets in Russian roulette.")
+            )
+        raise IllegalMove(gettext_noop("Only the two players of the bluff count their bullets."))
     if not 0 <= move.count <= MAX_BULLETS:
-        raise IllegalMove("Three cards hold 0 to 9 bullets.")
+        raise IllegalMove(gettext_noop("Three cards hold 0 to 9 bullets."))
     if any(pid == move.pid for pid, _ in bluff.counts):
-        raise IllegalMove("Your count is in already.")
+        raise IllegalMove(gettext_noop("Your count is in already."))
     counts = (*bluff.counts, (move.pid, move.count))
     if len(counts) < len(counting):
-        log(f"{log.name(move.pid)} has entered their count.", pid=move.pid)
+        log(gettext_noop("{who} has entered their count."), pid=move.pid, who=log.name(move.pid))
         return replace(state, bluff=replace(bluff, counts=counts))
     got = dict(counts)
     t, v = bluff.threatener, bluff.target
     if roulette:
         die = roll(dice_spec(1, 6), rng).dice[0].faces[0]  # the die as it lands (SS7)
         log(
-            f"{log.name(t)} shows {got[t]} bullet{'s' if got[t] != 1 else ''} and rolls the "
-            f"die: {die}.",
+            ngettext(
+                "{who} shows {n} bullet and rolls the die: {die}.",
+                "{who} shows {n} bullets and rolls the die: {die}.",
+                got[t],
+            ),
             pid=t,
-        )
+            who=log.name(t), n=got[t], die=die,
+        )  # fmt: skip
         if die > got[t]:
             state, taken = _steal(state, v, t)
             log(
-                f"Click: the pistol was empty. {log.name(t)} gives {log.name(v)} {taken}$.", "money"
-            )
+                gettext_noop("Click: the pistol was empty. {who} gives {other} {money}$."),
+                "money", who=log.name(t), other=log.name(v), money=taken,
+            )  # fmt: skip
         else:  # SS7: a die equal to the bullets is a live round
             state, taken = _steal(state, t, v)
-            log(f"Bang: a live round. {log.name(t)} takes {taken}$ from {log.name(v)}.", "money")
+            log(
+                gettext_noop("Bang: a live round. {who} takes {money}$ from {other}."),
+                "money", who=log.name(t), other=log.name(v), money=taken,
+            )  # fmt: skip
     else:
-        log(f"The hands are shown: {log.name(t)} {got[t]} bullets, {log.name(v)} {got[v]}.")
+        log(
+            gettext_noop("The hands are shown: {who} {n} bullets, {other} {m}."),
+            who=log.name(t), n=got[t], other=log.name(v), m=got[v],
+        )  # fmt: skip
         if got[v] > got[t]:
             state, taken = _steal(state, v, t)
             log(
-                f"{log.name(v)} had more bullets and takes {taken}$ of {log.name(t)}’s loot.",
-                "money",
-            )
+                gettext_noop("{who} had more bullets and takes {money}$ of {other}’s loot."),
+                "money", who=log.name(v), money=taken, other=log.name(t),
+            )  # fmt: skip
         else:  # seed: "In caso di pareggio di Proiettili, vince il giocatore che ha minacciato"
             state, taken = _steal(state, t, v)
             log(
-                f"{log.name(t)} wins the bluff and takes {taken}$ of {log.name(v)}’s loot.", "money"
-            )
-    log("Both discard their cards and draw three from the deck.")
+                gettext_noop("{who} wins the bluff and takes {money}$ of {other}’s loot."),
+                "money", who=log.name(t), money=taken, other=log.name(v),
+            )  # fmt: skip
+    log(gettext_noop("Both discard their cards and draw three from the deck."))
     return _end_turn(state, log)
+
+
+_TAKES_BACK = gettext_noop("{who} takes back their count, to enter it again.")
 
 
 def _take_back_count(state: State, move: m.TakeBackCount, rng: random.Random, log: _Log) -> State:
@@ -345,23 +403,26 @@ def _take_back_count(state: State, move: m.TakeBackCount, rng: random.Random, lo
     if state.event is not None and state.event.name in ("rain", "robbery"):
         event = state.event
         if not any(pid == move.pid for pid, _ in event.counts):
-            raise IllegalMove("You have no count in to take back.")
+            raise IllegalMove(gettext_noop("You have no count in to take back."))
         counts = tuple((pid, n) for pid, n in event.counts if pid != move.pid)
-        log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+        log(_TAKES_BACK, pid=move.pid, who=log.name(move.pid))
         return replace(state, event=replace(event, counts=counts))
     bluff = state.bluff
     if state.phase != Phase.BLUFF or bluff is None:
-        raise IllegalMove("No count is being entered now.")
+        raise IllegalMove(gettext_noop("No count is being entered now."))
     if not any(pid == move.pid for pid, _ in bluff.counts):
-        raise IllegalMove("You have no count in to take back.")
+        raise IllegalMove(gettext_noop("You have no count in to take back."))
     counts = tuple((pid, n) for pid, n in bluff.counts if pid != move.pid)
-    log(f"{log.name(move.pid)} takes back their count, to enter it again.", pid=move.pid)
+    log(_TAKES_BACK, pid=move.pid, who=log.name(move.pid))
     return replace(state, bluff=replace(bluff, counts=counts))
 
 
 def _and_you(state: State, move: m.AndYou, rng: random.Random, log: _Log) -> State:
     threat = _threatened(state, move.pid, special=False)
-    log(f"{log.name(move.pid)}: “E tu?” A duel! Swap your hands without looking.", pid=move.pid)
+    log(
+        gettext_noop("{who}: “E tu?” A duel! Swap your hands without looking."),
+        pid=move.pid, who=log.name(move.pid),
+    )  # fmt: skip
     return replace(state, fight=Fight(Kind.DUEL, (threat.threatener, threat.target)))
 
 
@@ -369,11 +430,14 @@ def _bounty_trio(state: State, move: m.BountyTrio, rng: random.Random, log: _Log
     threat = _threatened(state, move.pid)
     state, amount = _take_bounty(state, move.pid, threat.threatener)
     log(
-        f"{log.name(move.pid)} shows three Taglia da vivo and cashes "
-        f"{log.name(threat.threatener)}’s bounty: {amount}$. Their turn is over.",
+        gettext_noop(
+            "{who} shows three Taglia da vivo and cashes {other}’s bounty: {money}$. Their turn "
+            "is over."
+        ),
         "money",
         move.pid,
-    )
+        who=log.name(move.pid), other=log.name(threat.threatener), money=amount,
+    )  # fmt: skip
     return _end_turn(state, log)
 
 
@@ -381,25 +445,31 @@ def _horse(state: State, move: m.Horse, rng: random.Random, log: _Log) -> State:
     threat = _threatened(state, move.pid)
     me, t = log.name(move.pid), threat.threatener
     if len(state.players) == 2:  # seed: "In una partita a 2 giocatori … annulla il Duello e basta"
-        log(f"{me}: “Ci vediamo!” and rides away: the threat is off.", pid=move.pid)
+        log(
+            gettext_noop("{who}: “Ci vediamo!” and rides away: the threat is off."),
+            pid=move.pid, who=me,
+        )  # fmt: skip
         return _end_turn(state, log)
     if threat.escaped:  # SS8: the second escape sends it back to the first, with no way out
         first = threat.escaped[0]
         log(
-            f"{me}: “Ci vediamo!” too. {log.name(first)} must call the bluff or say “E tu?”.",
-            pid=move.pid,
-        )
+            gettext_noop("{who}: “Ci vediamo!” too. {other} must call the bluff or say “E tu?”."),
+            pid=move.pid, who=me, other=log.name(first),
+        )  # fmt: skip
         return replace(
             state,
             threat=replace(threat, target=first, forced=True, escaped=(*threat.escaped, move.pid)),
         )
     if move.new_target in (move.pid, t) or not state.has(move.new_target):
-        raise IllegalMove("Name a new target for the threat: another player, not the threatener.")
+        raise IllegalMove(
+            gettext_noop("Name a new target for the threat: another player, not the threatener.")
+        )
     log(
-        f"{me}: “Ci vediamo!” and rides away; {log.name(t)} now points the pistol at "
-        f"{log.name(move.new_target)}.",
-        pid=move.pid,
-    )
+        gettext_noop(
+            "{who}: “Ci vediamo!” and rides away; {other} now points the pistol at {target}."
+        ),
+        pid=move.pid, who=me, other=log.name(t), target=log.name(move.new_target),
+    )  # fmt: skip
     return replace(state, threat=replace(threat, target=move.new_target, escaped=(move.pid,)))
 
 
@@ -408,12 +478,15 @@ def _law(state: State, move: m.Law, rng: random.Random, log: _Log) -> State:
     amount = state.player(threat.threatener).bounty
     state = _gain(state, move.pid, loot=amount)
     log(
-        f"{log.name(move.pid)}: “Io sono la Legge.” {log.name(threat.threatener)} goes to jail: "
-        f"the threat ends with nothing done, and they skip their next turn; "
-        f"{log.name(move.pid)} takes {amount}$ from the Bank, the value of their bounty.",
+        gettext_noop(
+            "{who}: “Io sono la Legge.” {other} goes to jail: the threat ends with nothing "
+            "done, and they skip their next turn; {who} takes {money}$ from the Bank, the value "
+            "of their bounty."
+        ),
         "money",
         move.pid,
-    )
+        who=log.name(move.pid), other=log.name(threat.threatener), money=amount,
+    )  # fmt: skip
     jailed = (*state.jailed, threat.threatener)  # R37
     return _end_turn(replace(state, jailed=jailed), log)
 
@@ -421,14 +494,14 @@ def _law(state: State, move: m.Law, rng: random.Random, log: _Log) -> State:
 def _desperado(state: State, move: m.Desperado, rng: random.Random, log: _Log) -> State:
     threat = _threatened(state, move.pid)
     if state.options.simple:
-        raise IllegalMove("There is no Desperado in the simple game.")
+        raise IllegalMove(gettext_noop("There is no Desperado in the simple game."))
     if move.other in (move.pid, threat.threatener) or not state.has(move.other):
-        raise IllegalMove("Name a third player for the triello.")
+        raise IllegalMove(gettext_noop("Name a third player for the triello."))
     log(
-        f"{log.name(move.pid)} holds three Desperado: a triello with "
-        f"{log.name(threat.threatener)} and {log.name(move.other)}!",
+        gettext_noop("{who} holds three Desperado: a triello with {other} and {third}!"),
         pid=move.pid,
-    )
+        who=log.name(move.pid), other=log.name(threat.threatener), third=log.name(move.other),
+    )  # fmt: skip
     fight = Fight(Kind.TRIELLO, (move.pid, threat.threatener, move.other), desperado=move.pid)
     return replace(state, fight=fight)
 
@@ -436,63 +509,69 @@ def _desperado(state: State, move: m.Desperado, rng: random.Random, log: _Log) -
 def _standoff(state: State, move: m.Standoff, rng: random.Random, log: _Log) -> State:
     threat = state.threat
     if state.phase != Phase.THREAT or threat is None:
-        raise IllegalMove("A standoff starts only when someone threatens.")
+        raise IllegalMove(gettext_noop("A standoff starts only when someone threatens."))
     if state.options.simple:
-        raise IllegalMove("There is no Mexican standoff in the simple game.")
+        raise IllegalMove(gettext_noop("There is no Mexican standoff in the simple game."))
     if move.pid in (threat.threatener, threat.first, *threat.standoff):
-        raise IllegalMove("You are in this threat already.")
+        raise IllegalMove(gettext_noop("You are in this threat already."))
     if move.pid in threat.knocked:  # R37: "elimina dallo Stallo il giocatore che colpisce"
-        raise IllegalMove("The Bottle knocked you out of this standoff: you cannot join it again.")
+        raise IllegalMove(
+            gettext_noop("The Bottle knocked you out of this standoff: you cannot join it again.")
+        )
     if len(threat.standoff) + 1 >= len(PISTOLS):
-        raise IllegalMove("No pistol is left on the table.")
+        raise IllegalMove(gettext_noop("No pistol is left on the table."))
     last = threat.standoff[-1] if threat.standoff else threat.threatener
     log(
-        f"{log.name(move.pid)}: “Non credo proprio!” and points a pistol at {log.name(last)}.",
-        pid=move.pid,
-    )
+        gettext_noop("{who}: “Non credo proprio!” and points a pistol at {other}."),
+        pid=move.pid, who=log.name(move.pid), other=log.name(last),
+    )  # fmt: skip
     return replace(state, threat=replace(threat, standoff=(*threat.standoff, move.pid)))
 
 
 def _close_standoff(state: State, move: m.CloseStandoff, rng: random.Random, log: _Log) -> State:
     threat = state.threat
     if state.phase != Phase.THREAT or threat is None or not threat.standoff:
-        raise IllegalMove("There is no standoff to close.")
+        raise IllegalMove(gettext_noop("There is no standoff to close."))
     if move.pid != threat.first:
-        raise IllegalMove(f"{log.name(threat.first)}, the first threatened, closes the standoff.")
+        raise IllegalMove(
+            gettext_noop("{who}, the first threatened, closes the standoff."),
+            who=log.name(threat.first),
+        )
     members = (threat.threatener, *threat.standoff)
     log(
-        f"{log.name(move.pid)} walks out unharmed and referees the standoff of "
-        f"{', '.join(log.name(p) for p in members)}.",
-        pid=move.pid,
-    )
+        gettext_noop("{who} walks out unharmed and referees the standoff of {names}."),
+        pid=move.pid, who=log.name(move.pid), names=", ".join(log.name(p) for p in members),
+    )  # fmt: skip
     return replace(state, fight=Fight(Kind.STANDOFF, members, referee=move.pid))
 
 
 def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> State:
     threat, fight = state.threat, state.fight
     if threat is None:
-        raise IllegalMove("The Bottle answers a threat (with three cards of its pistol’s colour).")
+        raise IllegalMove(
+            gettext_noop("The Bottle answers a threat (with three cards of its pistol’s colour).")
+        )
     if fight is not None and fight.kind == Kind.TRIELLO:
-        raise IllegalMove("Nobody interrupts a triello.")
+        raise IllegalMove(gettext_noop("Nobody interrupts a triello."))
     if fight is not None and fight.claim is not None:
-        raise IllegalMove("Too late for the Bottle: a shot is claimed.")
+        raise IllegalMove(gettext_noop("Too late for the Bottle: a shot is claimed."))
     if move.pid == threat.threatener:
-        raise IllegalMove("The Bottle is for someone else to swing.")
+        raise IllegalMove(gettext_noop("The Bottle is for someone else to swing."))
     me = log.name(move.pid)
     state = _gain(state, move.pid, loot=20)
     standoff = fight.members if fight is not None else (threat.threatener, *threat.standoff)
     if threat.standoff:  # in a standoff: one player out of it
         if move.hit not in standoff or move.hit == move.pid:
-            raise IllegalMove("Name who the Bottle knocks out of the standoff.")
+            raise IllegalMove(gettext_noop("Name who the Bottle knocks out of the standoff."))
         log(
-            f"{me}: “Crash!” {log.name(move.hit)} is out of the standoff; {me} takes 20$ from the "
-            "Bank.",
-            "money",
-            move.pid,
-        )
+            gettext_noop(
+                "{who}: “Crash!” {other} is out of the standoff; {who} takes 20$ from the Bank."
+            ),
+            "money", move.pid, who=me, other=log.name(move.hit),
+        )  # fmt: skip
         left = tuple(p for p in standoff if p != move.hit)
         if len(left) < 2:  # SS10: one gunman left standing is no standoff
-            log("Nobody is left to shoot at: the standoff is over.")
+            log(gettext_noop("Nobody is left to shoot at: the standoff is over."))
             return _end_turn(state, log)
         knocked = (*threat.knocked, move.hit)  # R37: out for good, the first threatener too
         if fight is None:  # seed: "il gioco continua con i giocatori rimasti ancora nello Stallo"
@@ -506,12 +585,14 @@ def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> Stat
             fight=replace(fight, members=left, ready=(), go_at=None),
         )
     log(
-        f"{me}: “Crash!” on {log.name(threat.threatener)} with the Bottle: the threat is off; "
-        f"{me} shows three {threat.pistol} cards, draws three new ones and takes 20$ from the "
-        "Bank.",
+        gettext_noop(
+            "{who}: “Crash!” on {other} with the Bottle: the threat is off; {who} shows three "
+            "{pistol} cards, draws three new ones and takes 20$ from the Bank."
+        ),
         "money",
         move.pid,
-    )
+        who=me, other=log.name(threat.threatener), pistol=PISTOL_WORDS[threat.pistol],
+    )  # fmt: skip
     return _end_turn(state, log)
 
 
@@ -521,44 +602,46 @@ def _bottle(state: State, move: m.Bottle, rng: random.Random, log: _Log) -> Stat
 def _fighting(state: State, pid: str) -> Fight:
     fight = state.fight
     if state.phase != Phase.FIGHT or fight is None:
-        raise IllegalMove("Nobody is fighting now.")
+        raise IllegalMove(gettext_noop("Nobody is fighting now."))
     if pid not in fight.members:
-        raise IllegalMove("Only the gunmen in this fight take part in it.")
+        raise IllegalMove(gettext_noop("Only the gunmen in this fight take part in it."))
     return fight
 
 
 def _ready(state: State, move: m.Ready, rng: random.Random, log: _Log) -> State:
     fight = _fighting(state, move.pid)
     if move.pid in fight.ready:
-        raise IllegalMove("You are ready already: wait for “Via!”.")
+        raise IllegalMove(gettext_noop("You are ready already: wait for “Via!”."))
     ready = (*fight.ready, move.pid)
     go_at = move.at + COUNTDOWN_MS if len(ready) == len(fight.members) else None
     if go_at is not None:
-        log("Everyone is ready: “Via!” in three seconds, on every phone at once.")
+        log(gettext_noop("Everyone is ready: “Via!” in three seconds, on every phone at once."))
     return replace(state, fight=replace(fight, ready=ready, go_at=go_at))
 
 
 def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
     fight = _fighting(state, move.pid)
     if fight.go_at is None or move.at < fight.go_at:
-        raise IllegalMove("Too soon: wait for “Via!”.")
+        raise IllegalMove(gettext_noop("Too soon: wait for “Via!”."))
     if fight.disputed:
-        raise IllegalMove("A claim is disputed: the dealer token’s holder settles it.")
+        raise IllegalMove(
+            gettext_noop("A claim is disputed: the dealer token’s holder settles it.")
+        )
     if move.pid in (*(p for p, _ in fight.late), fight.claim.shooter if fight.claim else ""):
-        raise IllegalMove("You fired already.")
+        raise IllegalMove(gettext_noop("You fired already."))
     if fight.kind == Kind.DUEL or (fight.kind == Kind.TIEBREAK and len(fight.members) == 2):
         target = next(p for p in fight.members if p != move.pid)
     else:
         target = move.target
     if target == move.pid or target not in fight.members:
-        raise IllegalMove("Shoot one of the others in this fight.")
+        raise IllegalMove(gettext_noop("Shoot one of the others in this fight."))
     if fight.kind == Kind.TRIELLO and move.pid != fight.desperado and target != fight.desperado:
-        raise IllegalMove("In the triello, shoot the Desperado.")
+        raise IllegalMove(gettext_noop("In the triello, shoot the Desperado."))
     pistol = move.pistol
     if pistol not in (*PISTOLS, BOTTLE) or move.zone not in ZONES:
-        raise IllegalMove("Say the pistol (or the Bottle) and where you hit.")
+        raise IllegalMove(gettext_noop("Say the pistol (or the Bottle) and where you hit."))
     if pistol != BOTTLE and move.noise not in NOISES:
-        raise IllegalMove("Say the noise: Bang, Blam or Boom.")
+        raise IllegalMove(gettext_noop("Say the noise: Bang, Blam or Boom."))
     claim = Claim(
         move.pid,
         target,
@@ -573,12 +656,22 @@ def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
         _fired_too(move.pid, move.at - first.at, log)
         return replace(state, fight=replace(fight, late=(*fight.late, (move.pid, move.at))))
     if first is not None:
-        log(f"{log.name(move.pid)}’s shot reached the server first.", pid=move.pid)
-    log(
-        f"{log.name(move.pid)}: “{claim.noise} {_zone_it(claim.zone)}!” at {log.name(target)} "
-        f"({'the Bottle' if pistol == BOTTLE else f'the {pistol} pistol'}).",
-        pid=move.pid,
-    )
+        log(
+            gettext_noop("{who}’s shot reached the server first."),
+            pid=move.pid, who=log.name(move.pid),
+        )  # fmt: skip
+    shout = f"{claim.noise} {_zone_it(claim.zone)}"
+    if pistol == BOTTLE:
+        log(
+            gettext_noop("{who}: “{shout}!” at {target} (the Bottle)."),
+            pid=move.pid, who=log.name(move.pid), shout=shout, target=log.name(target),
+        )  # fmt: skip
+    else:
+        log(
+            gettext_noop("{who}: “{shout}!” at {target} (the {pistol} pistol)."),
+            pid=move.pid, who=log.name(move.pid), shout=shout, target=log.name(target),
+            pistol=PISTOL_WORDS[pistol],
+        )  # fmt: skip
     late = fight.late
     if first is not None:  # the claim it beat lost the race: its lag is kept all the same
         _fired_too(first.shooter, first.at - move.at, log)
@@ -589,8 +682,19 @@ def _fire(state: State, move: m.Fire, rng: random.Random, log: _Log) -> State:
 def _fired_too(pid: str, lag: int, log: _Log) -> None:
     """A shot that lost the race (SS6) stays on the timeline with its lag (issue 36): "Zeke
     fired too, 2 ms later" settles the argument at the table."""
-    when = "in the same millisecond" if lag == 0 else f"{lag} ms later"
-    log(f"{log.name(pid)} fired too, {when}: the first shot to reach the server counts.", pid=pid)
+    if lag == 0:
+        log(
+            gettext_noop(
+                "{who} fired too, in the same millisecond: the first shot to reach the server "
+                "counts."
+            ),
+            pid=pid, who=log.name(pid),
+        )  # fmt: skip
+        return
+    log(
+        gettext_noop("{who} fired too, {lag} ms later: the first shot to reach the server counts."),
+        pid=pid, who=log.name(pid), lag=lag,
+    )  # fmt: skip
 
 
 def _zone_it(zone: str) -> str:
@@ -605,43 +709,48 @@ def _judge(fight: Fight) -> str:
     return fight.claim.target
 
 
+_WHO_WAS_SHOT = gettext_noop("{who}, who was shot, confirms or disputes.")
+
+
 def _confirm(state: State, move: m.Confirm, rng: random.Random, log: _Log) -> State:
     fight = _fighting(state, move.pid)
     if fight.claim is None or fight.disputed:
-        raise IllegalMove("There is no claim to confirm.")
+        raise IllegalMove(gettext_noop("There is no claim to confirm."))
     if move.pid != _judge(fight):
-        raise IllegalMove(f"{log.name(fight.claim.target)}, who was shot, confirms or disputes.")
-    log(f"{log.name(move.pid)} confirms the shot.", pid=move.pid)
+        raise IllegalMove(_WHO_WAS_SHOT, who=log.name(fight.claim.target))
+    log(gettext_noop("{who} confirms the shot."), pid=move.pid, who=log.name(move.pid))
     return _resolve(state, fight, fight.claim, log)
 
 
 def _dispute(state: State, move: m.Dispute, rng: random.Random, log: _Log) -> State:
     fight = _fighting(state, move.pid)
     if fight.claim is None or fight.disputed:
-        raise IllegalMove("There is no claim to dispute.")
+        raise IllegalMove(gettext_noop("There is no claim to dispute."))
     if move.pid != _judge(fight):
-        raise IllegalMove(f"{log.name(fight.claim.target)}, who was shot, confirms or disputes.")
+        raise IllegalMove(_WHO_WAS_SHOT, who=log.name(fight.claim.target))
     log(
-        f"{log.name(move.pid)} disputes the shot: {log.name(state.dealer)}, with the dealer "
-        "token, settles it.",
-        pid=move.pid,
-    )
+        gettext_noop("{who} disputes the shot: {dealer}, with the dealer token, settles it."),
+        pid=move.pid, who=log.name(move.pid), dealer=log.name(state.dealer),
+    )  # fmt: skip
     return replace(state, fight=replace(fight, disputed=True))
 
 
 def _settle(state: State, move: m.Settle, rng: random.Random, log: _Log) -> State:
     fight = state.fight
     if fight is None or not fight.disputed or fight.claim is None:
-        raise IllegalMove("There is no disputed shot to settle.")
+        raise IllegalMove(gettext_noop("There is no disputed shot to settle."))
     if move.pid != state.dealer:
-        raise IllegalMove(f"{log.name(state.dealer)}, who holds the dealer token, settles it.")
+        raise IllegalMove(
+            gettext_noop("{who}, who holds the dealer token, settles it."),
+            who=log.name(state.dealer),
+        )
     if move.upheld:
-        log(f"{log.name(move.pid)} rules the shot good.", pid=move.pid)
+        log(gettext_noop("{who} rules the shot good."), pid=move.pid, who=log.name(move.pid))
         return _resolve(state, fight, fight.claim, log)
     log(
-        f"{log.name(move.pid)} rules the shot no good: ready again, and fire on “Via!”.",
-        pid=move.pid,
-    )
+        gettext_noop("{who} rules the shot no good: ready again, and fire on “Via!”."),
+        pid=move.pid, who=log.name(move.pid),
+    )  # fmt: skip
     return replace(
         state, fight=replace(fight, claim=None, disputed=False, ready=(), go_at=None, late=())
     )
@@ -650,10 +759,13 @@ def _settle(state: State, move: m.Settle, rng: random.Random, log: _Log) -> Stat
 def _resolve(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
     """A fight won: the tie-break ends the game; any other pays out and ends the turn."""
     if fight.kind == Kind.TIEBREAK:
-        log(f"{log.name(claim.shooter)} wins the tie-break.", "end", claim.shooter)
+        log(
+            gettext_noop("{who} wins the tie-break."), "end", claim.shooter,
+            who=log.name(claim.shooter),
+        )  # fmt: skip
         return replace(state, fight=None, over=True, winner=claim.shooter)
     state = _payout(state, fight, claim, log)
-    log("The fighters discard their cards and draw three from the deck.")
+    log(gettext_noop("The fighters discard their cards and draw three from the deck."))
     return _end_turn(replace(state, fight=None), log)
 
 
@@ -665,14 +777,20 @@ def _payout(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
         state, amount = _take_bounty(state, s, h)
         state = _gain(state, s, bounty=10)
         log(
-            f"{log.name(s)} wins the duel: {log.name(h)} takes a wound; {log.name(s)} takes their "
-            f"bounty ({amount}$) and raises their own by 10$.",
+            gettext_noop(
+                "{who} wins the duel: {other} takes a wound; {who} takes their bounty ({money}$) "
+                "and raises their own by 10$."
+            ),
             "money",
             s,
-        )
+            who=log.name(s), other=log.name(h), money=amount,
+        )  # fmt: skip
         if claim.law and amount:
             state = _gain(state, s, loot=amount)
-            log(f"{log.name(s)} is the Law: {amount}$ more from the Bank.", "money", s)
+            log(
+                gettext_noop("{who} is the Law: {money}$ more from the Bank."), "money", s,
+                who=log.name(s), money=amount,
+            )  # fmt: skip
     elif fight.kind == Kind.TRIELLO:
         d = fight.desperado
         others = [p for p in fight.members if p != d]
@@ -683,22 +801,27 @@ def _payout(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
                 state = _gain(state, p, wounds=1)
                 total += amount
             log(
-                f"{log.name(d)}, the Desperado, wins the triello and cashes both bounties "
-                f"({total}$); {' and '.join(log.name(p) for p in others)} take a wound each.",
+                gettext_noop(
+                    "{who}, the Desperado, wins the triello and cashes both bounties ({money}$); "
+                    "{names} take a wound each."
+                ),
                 "money",
                 d,
-            )
+                who=log.name(d), money=total, names=[log.name(p) for p in others],
+            )  # fmt: skip
         else:
             each = state.player(d).bounty // 2 // 2
             state = _gain(state, d, bounty=-2 * each, wounds=1)
             for p in others:
                 state = _gain(state, p, loot=each)
             log(
-                f"The Desperado {log.name(d)} is hit and takes a wound; "
-                f"{' and '.join(log.name(p) for p in others)} share half the bounty: {each}$ "
-                "each.",
+                gettext_noop(
+                    "The Desperado {who} is hit and takes a wound; {names} share half the "
+                    "bounty: {money}$ each."
+                ),
                 "money",
-            )
+                who=log.name(d), names=[log.name(p) for p in others], money=each,
+            )  # fmt: skip
     else:  # the standoff
         state = _gain(state, h, wounds=1)
         state, amount = _take_bounty(state, s, h)
@@ -708,11 +831,14 @@ def _payout(state: State, fight: Fight, claim: Claim, log: _Log) -> State:
                 amount += taken
         state = _gain(state, s, bounty=10)
         log(
-            f"{log.name(s)} wins the standoff: {log.name(h)} takes a wound; {log.name(s)} cashes "
-            f"{amount}$ of bounties and raises their own by 10$.",
+            gettext_noop(
+                "{who} wins the standoff: {other} takes a wound; {who} cashes {money}$ of "
+                "bounties and raises their own by 10$."
+            ),
             "money",
             s,
-        )
+            who=log.name(s), other=log.name(h), money=amount,
+        )  # fmt: skip
     return state
 
 
@@ -727,19 +853,21 @@ def _take_from_bounty(state: State, thief: str, victim: str) -> tuple[State, int
 
 def _reveal(state: State, move: m.RevealEvent, rng: random.Random, log: _Log) -> State:
     if not state.options.events:
-        raise IllegalMove("This game is played without the event cards.")
+        raise IllegalMove(gettext_noop("This game is played without the event cards."))
     if state.event is not None:
-        raise IllegalMove("One event at a time: finish this one first.")
+        raise IllegalMove(gettext_noop("One event at a time: finish this one first."))
     if move.name not in EVENTS:
-        raise IllegalMove("Pick the event card that was drawn.")
+        raise IllegalMove(gettext_noop("Pick the event card that was drawn."))
     if move.name in state.events_seen:
-        raise IllegalMove("That event card was played already and is out of the game.")
+        raise IllegalMove(
+            gettext_noop("That event card was played already and is out of the game.")
+        )
     if not state.has(move.drawer):
-        raise IllegalMove("Say who drew the event card.")
+        raise IllegalMove(gettext_noop("Say who drew the event card."))
     log(
-        f"{log.name(move.drawer)} draws an event: {EVENT_NAMES[move.name]}. Play is held.",
-        pid=move.drawer,
-    )
+        gettext_noop("{who} draws an event: {event}. Play is held."),
+        pid=move.drawer, who=log.name(move.drawer), event=EVENT_NAMES[move.name],
+    )  # fmt: skip
     fight = state.fight
     if fight is not None and fight.claim is None and fight.ready:
         # SS12: a race is not run while play is held: its gunmen get Ready again after.
@@ -754,19 +882,22 @@ def _reveal(state: State, move: m.RevealEvent, rng: random.Random, log: _Log) ->
 
 def _event(state: State, name: str) -> Event:
     if state.event is None or state.event.name != name:
-        raise IllegalMove("That is not the event being resolved.")
+        raise IllegalMove(gettext_noop("That is not the event being resolved."))
     return state.event
 
 
 def _turkey(state: State, move: m.Turkey, rng: random.Random, log: _Log) -> State:
     event = _event(state, "turkey")
     if move.shooter and (move.shooter == event.drawer or not state.has(move.shooter)):
-        raise IllegalMove("The turkey is shot by one of the others.")
+        raise IllegalMove(gettext_noop("The turkey is shot by one of the others."))
     for pid in (event.drawer, move.shooter) if move.shooter else ():
         state = _gain(state, pid, loot=10, wounds=-1)
-        log(f"{log.name(pid)} takes 10$ and drops a wound, if any.", "money", pid)
+        log(
+            gettext_noop("{who} takes 10$ and drops a wound, if any."), "money", pid,
+            who=log.name(pid),
+        )  # fmt: skip
     if not move.shooter:
-        log("Nobody shot the turkey.")
+        log(gettext_noop("Nobody shot the turkey."))
     return replace(state, event=None)
 
 
@@ -783,7 +914,7 @@ def _noon(state: State, move: m.Noon, rng: random.Random, log: _Log) -> State:
     _event(state, "noon")
     fighters = noon_fighters(state)
     if move.shooter not in fighters or move.hit not in fighters or move.shooter == move.hit:
-        raise IllegalMove("Say who of the highest bounties shot whom.")
+        raise IllegalMove(gettext_noop("Say who of the highest bounties shot whom."))
     kind = Kind.DUEL if len(fighters) == 2 else Kind.STANDOFF
     claim = Claim(move.shooter, move.hit, 0, "", "", "")
     # The event's fight pays as a duel or a standoff; nobody's turn ends (SS12).
@@ -793,32 +924,38 @@ def _noon(state: State, move: m.Noon, rng: random.Random, log: _Log) -> State:
 def _count(state: State, move: m.EventCount, rng: random.Random, log: _Log) -> State:
     event = state.event
     if event is None or event.name not in ("rain", "robbery"):
-        raise IllegalMove("No event is counting the cards now.")
+        raise IllegalMove(gettext_noop("No event is counting the cards now."))
     if not 0 <= move.count <= MAX_SYMBOLS:
-        raise IllegalMove("Your cards show 0 to 12 symbols.")
+        raise IllegalMove(gettext_noop("Your cards show 0 to 12 symbols."))
     if any(pid == move.pid for pid, _ in event.counts):
-        raise IllegalMove("Your count is in already.")
+        raise IllegalMove(gettext_noop("Your count is in already."))
     counts = (*event.counts, (move.pid, move.count))
     if len(counts) < len(state.players):
-        log(f"{log.name(move.pid)} has entered their count.", pid=move.pid)
+        log(gettext_noop("{who} has entered their count."), pid=move.pid, who=log.name(move.pid))
         return replace(state, event=replace(event, counts=counts))
     got = dict(counts)
     shown = ", ".join(f"{log.name(p)} {got[p]}" for p in state.pids)
     if event.name == "rain":
         top = max(got.values())
-        log(f"Everyone shows their bullets: {shown}.")
+        log(gettext_noop("Everyone shows their bullets: {counts}."), counts=shown)
         for pid in state.pids:
             if got[pid] == top:
                 state = _gain(state, pid, loot=20)
-                log(f"{log.name(pid)} has the most bullets and takes 20$.", "money", pid)
+                log(
+                    gettext_noop("{who} has the most bullets and takes 20$."), "money", pid,
+                    who=log.name(pid),
+                )  # fmt: skip
     else:
         poorest = min(p.loot for p in state.players)
-        log(f"Everyone shows their loot symbols: {shown}.")
+        log(gettext_noop("Everyone shows their loot symbols: {counts}."), counts=shown)
         for p in state.players:
             if p.loot == poorest:
                 others = sum(n for pid, n in got.items() if pid != p.pid)
                 state = _gain(state, p.pid, loot=10 * others)
-                log(f"{p.name}, the poorest, takes {10 * others}$.", "money", p.pid)
+                log(
+                    gettext_noop("{who}, the poorest, takes {money}$."), "money", p.pid,
+                    who=p.name, money=10 * others,
+                )  # fmt: skip
     return replace(state, event=None)
 
 
@@ -827,18 +964,21 @@ def _take_back_event(state: State, move: m.TakeBackEvent, rng: random.Random, lo
     for it (a race it stopped is readied again, as after any event)."""
     event = state.event
     if event is None:
-        raise IllegalMove("No event is being resolved.")
+        raise IllegalMove(gettext_noop("No event is being resolved."))
     if event.counts:
-        raise IllegalMove("Counts are in for this event already: resolve it.")
+        raise IllegalMove(gettext_noop("Counts are in for this event already: resolve it."))
     seen = tuple(e for e in state.events_seen if e != event.name)
-    log(f"The host takes back the event: {EVENT_NAMES[event.name]} was not drawn. Play goes on.")
+    log(
+        gettext_noop("The host takes back the event: {event} was not drawn. Play goes on."),
+        event=EVENT_NAMES[event.name],
+    )
     return replace(state, event=None, events_seen=seen)
 
 
 def _event_done(state: State, move: m.EventDone, rng: random.Random, log: _Log) -> State:
     if state.event is None or state.event.name != "other":
-        raise IllegalMove("This event is settled by its own moves.")
-    log("The event card’s instructions are done: play goes on.")
+        raise IllegalMove(gettext_noop("This event is settled by its own moves."))
+    log(gettext_noop("The event card’s instructions are done: play goes on."))
     return replace(state, event=None)
 
 
@@ -852,24 +992,28 @@ def _correct(state: State, move: m.Correct, rng: random.Random, log: _Log) -> St
     wrong, money the table recounted). The timeline says what changed. A correction that undoes
     the end's trigger (SS13) undoes the end it set."""
     if not state.has(move.who):
-        raise IllegalMove("Say whose money to put right.")
+        raise IllegalMove(gettext_noop("Say whose money to put right."))
     if not (0 <= move.loot <= MAX_MONEY and 0 <= move.bounty <= MAX_MONEY):
-        raise IllegalMove(f"Loot and bounty are 0 to {MAX_MONEY}$.")
+        raise IllegalMove(gettext_noop("Loot and bounty are 0 to {most}$."), most=MAX_MONEY)
     if not 0 <= move.wounds <= MAX_WOUNDS:
-        raise IllegalMove(f"Wounds are 0 to {MAX_WOUNDS}.")
+        raise IllegalMove(gettext_noop("Wounds are 0 to {most}."), most=MAX_WOUNDS)
     p = state.player(move.who)
     new = (move.loot, move.bounty, move.wounds)
     if (p.loot, p.bounty, p.wounds) == new:
-        raise IllegalMove(f"That is what {p.name} has already.")
+        raise IllegalMove(gettext_noop("That is what {who} has already."), who=p.name)
     state = state.with_player(move.who, loot=move.loot, bounty=move.bounty, wounds=move.wounds)
     log(
-        f"The host puts {p.name}’s money right: loot {p.loot}$ → {move.loot}$, bounty "
-        f"{p.bounty}$ → {move.bounty}$, wounds {p.wounds} → {move.wounds}.",
+        gettext_noop(
+            "The host puts {who}’s money right: loot {loot}$ → {new_loot}$, bounty {bounty}$ → "
+            "{new_bounty}$, wounds {wounds} → {new_wounds}."
+        ),
         "money",
         move.who,
-    )
+        who=p.name, loot=p.loot, new_loot=move.loot, bounty=p.bounty, new_bounty=move.bounty,
+        wounds=p.wounds, new_wounds=move.wounds,
+    )  # fmt: skip
     if state.trigger == move.who and move.loot < TARGET_LOOT and move.wounds < MAX_WOUNDS:
-        log("That undoes the end it had set.", "end")
+        log(gettext_noop("That undoes the end it had set."), "end")
         state = replace(state, trigger="", end_after="")
     return state
 
@@ -887,14 +1031,19 @@ def _check_end(state: State, log: _Log) -> State:
     for pid in pids[start:] + pids[:start]:
         p = state.player(pid)
         if p.loot >= TARGET_LOOT or p.wounds >= MAX_WOUNDS:
-            why = f"{TARGET_LOOT}$ of loot" if p.loot >= TARGET_LOOT else "a third wound"
             right = state.before(p.pid)
             log(
-                f"{p.name} has {why}: the game ends at the end of {state.player(right).name}’s "
-                "turn.",
+                gettext_noop(
+                    "{who} has {target}$ of loot: the game ends at the end of {other}’s turn."
+                )
+                if p.loot >= TARGET_LOOT
+                else gettext_noop(
+                    "{who} has a third wound: the game ends at the end of {other}’s turn."
+                ),
                 "end",
                 p.pid,
-            )
+                who=p.name, target=TARGET_LOOT, other=state.player(right).name,
+            )  # fmt: skip
             return replace(state, trigger=p.pid, end_after=right)
     return state
 
@@ -909,15 +1058,18 @@ def _finish(state: State, log: _Log) -> State:
     best = ranked[0]
     tied = tuple(p.pid for p in ranked if (p.score, p.bounty) == (best.score, best.bounty))
     scores = ", ".join(f"{p.name} {p.score}$" for p in ranked)
-    log(f"The game is over. Loot + bounty − 10$ a wound: {scores}.", "end")
+    log(
+        gettext_noop("The game is over. Loot + bounty − 10$ a wound: {scores}."),
+        "end",
+        scores=scores,
+    )
     if len(tied) == 1:
-        log(f"{best.name} wins!", "end", best.pid)
+        log(gettext_noop("{who} wins!"), "end", best.pid, who=best.name)
         return replace(state, over=True, winner=best.pid, threat=None, bluff=None, fight=None)
     log(
-        f"{' and '.join(state.player(p).name for p in tied)} are tied, bounty and all: a "
-        "tie-break fight decides it.",
-        "end",
-    )
+        gettext_noop("{names} are tied, bounty and all: a tie-break fight decides it."),
+        "end", names=[state.player(p).name for p in tied],
+    )  # fmt: skip
     return replace(state, fight=Fight(Kind.TIEBREAK, tied), threat=None, bluff=None)
 
 

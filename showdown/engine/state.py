@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from cards.words import pgettext
+
 START_LOOT = 20  # seed: "Consegna 20$ a ogni giocatore … zona Bottino"
 START_BOUNTY = 20  # seed: "Consegna altri 20$ … zona Taglia"
 TARGET_LOOT = 130  # seed: "Quando un giocatore raggiunge un Bottino di 130$"
@@ -19,6 +21,13 @@ MAX_WOUNDS = 3  # seed: "quando ottiene il terzo segnalino Ferita"
 WOUND = 10  # seed: "1 segnalino Ferita, che vale -10$ a fine partita"
 STEAL = 20  # seed: "ruba 20$ dal Bottino"
 PISTOLS = ("red", "blue", "yellow", "green")  # SS3: four coloured pistols
+# Each pistol's colour as a line says it, translated for its reader (cards.words).
+PISTOL_WORDS = {
+    "red": pgettext("pistol", "red"),
+    "blue": pgettext("pistol", "blue"),
+    "yellow": pgettext("pistol", "yellow"),
+    "green": pgettext("pistol", "green"),
+}
 ZONES = ("head", "arm", "chest", "leg")  # SS3
 NOISES = ("Bang", "Blam", "Boom")  # seed: "Boom", "Bang" oppure "Blam"
 BOTTLE = "bottle"  # the Bottle, case A: "Crash!" instead of a pistol
@@ -27,11 +36,11 @@ MAX_BULLETS = 9  # three cards, at most three bullets each
 MAX_SYMBOLS = 12  # an event may count four cards
 EVENTS = ("turkey", "noon", "rain", "robbery", "other")
 EVENT_NAMES = {
-    "turkey": "The Turkey (Il tacchino)",
-    "noon": "Showdown at Noon (Resa dei conti a mezzogiorno)",
-    "rain": "Rain of Bullets (Pioggia di proiettili)",
-    "robbery": "The Great Bank Robbery (La grande rapina alla banca)",
-    "other": "Another event card",
+    "turkey": pgettext("event", "The Turkey (Il tacchino)"),
+    "noon": pgettext("event", "Showdown at Noon (Resa dei conti a mezzogiorno)"),
+    "rain": pgettext("event", "Rain of Bullets (Pioggia di proiettili)"),
+    "robbery": pgettext("event", "The Great Bank Robbery (La grande rapina alla banca)"),
+    "other": pgettext("event", "Another event card"),
 }
 
 

@@ -4,6 +4,8 @@
 //   data-select-on-focus      an input whose text is selected when it gets the focus
 //   data-copy-from="<id>"     a (hidden) button that copies the value of #<id>; shown only
 //                             where the browser can copy
+//   data-submit-on-change     a select whose form is sent as soon as it changes (the language
+//                             picker; its button stays for a browser without script)
 // and a failed live stream logged in words.
 (function () {
   "use strict";
@@ -19,6 +21,13 @@
     var target = event.target;
     if (target instanceof HTMLInputElement && target.hasAttribute("data-select-on-focus")) {
       target.select();
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target instanceof HTMLSelectElement && target.hasAttribute("data-submit-on-change")) {
+      target.form.requestSubmit();
     }
   });
 

@@ -9,7 +9,10 @@
     if (!pill) return;
     pill.hidden = false;
     pill.dataset.state = state;
-    pill.textContent = state === "live" ? "live" : "reconnecting…";
+    // The words in the page's language, from the pill's own attributes (issue 39).
+    pill.textContent = state === "live"
+      ? pill.getAttribute("data-word-live") || "live"
+      : pill.getAttribute("data-word-reconnecting") || "reconnecting…";
   }
   // A panel already at (or past) the event's version keeps what it shows: after your own move
   // the answer to your POST (with its message) is that version already, and a reconnect's

@@ -17,6 +17,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext
 
 from dustdevils.idempotency import FreshKey
 from tables.pieces import fill, per_render
@@ -54,6 +55,13 @@ def move_form(
 # places for them (``fill``), never by replacing text.
 PER_FORM = frozenset({"url", "version", "key", "csrf_token", "basis", "scope"})
 MOVE_FORM = "tables/_move_form.html"
+
+
+@register.filter
+def word(value: Any, context: str = "") -> str:
+    """``{{ pistol|word:"pistol" }}``: a word an engine marked for the catalogue (``cards.words``:
+    a pistol's colour, an event's name), in the reader's language."""
+    return pgettext(context, str(value)) if context else gettext(str(value))
 
 
 @register.simple_tag
