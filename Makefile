@@ -38,13 +38,12 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	@touch $@
 
 # The translations (locale/<language>/LC_MESSAGES/django.po, issue 39) compiled into the .mo
-# files Django reads, each again only when its .po changed. Needs GNU gettext's msgfmt (the
-# Debian package gettext). The .mo files are made here, never committed.
+# files Django reads, each again only when its .po changed: with GNU gettext's msgfmt where it is
+# installed, else with polib (dustdevils/catalogues.py). The .mo files are never committed.
 PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 $(MO_FILES): %.mo: %.po | $(INSTALLED)
-	@command -v msgfmt >/dev/null || { echo "make: msgfmt is missing: install gettext (apt-get install gettext)" >&2; exit 1; }
-	$(BIN)/python manage.py compilemessages -v 0 --ignore '.venv' --ignore 'node_modules' --ignore 'staticfiles'
+	$(BIN)/python -m dustdevils.catalogues
 messages: $(MO_FILES)
 
 install: $(INSTALLED) $(MO_FILES)

@@ -102,15 +102,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """The translations compiled as ``make install`` compiles them (their .mo files are not
     committed), when a .po is newer than its .mo: a run of pytest alone reads the catalogue as
     it is in the tree."""
-    import subprocess
-    from pathlib import Path
+    from dustdevils.catalogues import compile_stale
 
-    if hasattr(config, "workerinput"):  # an xdist worker: the controller compiled them first
-        return
-    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
-        mo = po.with_suffix(".mo")
-        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-            subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
+    if not hasattr(config, "workerinput"):  # an xdist worker: the controller compiled them first
+        compile_stale()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
