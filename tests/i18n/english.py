@@ -10,6 +10,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import polib  # type: ignore[import-untyped]
 from django.conf import settings
 
 PO = Path(settings.BASE_DIR) / "locale" / "it" / "LC_MESSAGES" / "django.po"
@@ -17,20 +18,16 @@ PLACE = re.compile(r"%\(\w+\)s|\{\w+\}|<[^>]+>|&\w+;|[“”\"()]")
 READ = re.compile(r'(?:aria-label|title|hx-confirm|data-clock-labels|placeholder)="([^"]*)"')
 
 
-def _unquote(text: str) -> str:
-    return text.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
-
-
 @cache
 def english_runs() -> tuple[re.Pattern[str], ...]:
-    """The catalogue's English runs of words that its Italian does not keep."""
-    text = PO.read_text(encoding="utf-8")
+    """The catalogue's English runs of words that its Italian does not keep (the catalogue read
+    by polib, however its lines are wrapped)."""
     runs: set[str] = set()
-    for block in text.split("\n\n")[1:]:
-        if block.lstrip().startswith("#~"):
+    for entry in polib.pofile(str(PO)):
+        if entry.obsolete or not entry.msgid:
             continue
-        ids = [_unquote(m) for m in re.findall(r'^msgid(?:_plural)? "(.*)"$', block, re.M)]
-        said = {_unquote(m) for m in re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', block, re.M)}
+        ids = [entry.msgid, *([entry.msgid_plural] if entry.msgid_plural else [])]
+        said = {entry.msgstr, *entry.msgstr_plural.values()}
         for msgid in ids:
             if msgid in said:
                 continue  # the same in Italian ("Via!", "“E tu?”")

@@ -13,10 +13,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import polib  # type: ignore[import-untyped]
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.test import override_settings
 
 PO = Path(settings.BASE_DIR) / "locale" / "it" / "LC_MESSAGES" / "django.po"
 # GNU gettext's tools read and remake the catalogue as makemessages does: CI installs them
@@ -48,11 +48,15 @@ def remade(tmp_path: Path) -> Path:
     """The catalogue as ``makemessages -l it`` leaves it after reading the sources again, made
     in a copy (the repository's is not touched)."""
     assert shutil.which("xgettext"), "GNU gettext is needed: apt-get install gettext"
-    copy = tmp_path / "it" / "LC_MESSAGES" / "django.po"
-    copy.parent.mkdir(parents=True)
-    shutil.copy(PO, copy)
-    with override_settings(LOCALE_PATHS=[tmp_path]):
+    # makemessages writes into the repository's locale/ (the sources' own): what it makes is
+    # copied aside and the repository's catalogue put back as it was.
+    copy = tmp_path / "django.po"
+    original = PO.read_bytes()
+    try:
         call_command("makemessages", locale=["it"], verbosity=0)
+        copy.write_bytes(PO.read_bytes())
+    finally:
+        PO.write_bytes(original)
     return copy
 
 
@@ -72,8 +76,8 @@ def test_makemessages_finds_no_string_missing_from_the_italian_catalogue(remade:
 def test_every_source_string_is_in_the_repository_catalogue(remade: Path) -> None:
     """The catalogue holds no entry the sources dropped (a changed English sentence leaves
     its old entry obsolete: run makemessages and translate the new one)."""
-    ours = set(re.findall(r'^msgid "(.+)"$', PO.read_text(), re.M))
-    theirs = set(re.findall(r'^msgid "(.+)"$', remade.read_text().split("#~")[0], re.M))
+    ours = {e.msgid for e in polib.pofile(str(PO)) if not e.obsolete}
+    theirs = {e.msgid for e in polib.pofile(str(remade)) if not e.obsolete}
     assert theirs <= ours, sorted(theirs - ours)
     obsolete = [line for line in PO.read_text().splitlines() if line.startswith("#~ msgid")]
     assert not obsolete, obsolete

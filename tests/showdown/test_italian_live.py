@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 
 from showdown.models import Showdown
 from tests.i18n.english import english_left, read_text
@@ -47,7 +47,8 @@ def test_one_update_reaches_each_phone_in_its_own_language_and_hides_the_count(
                     await stream.close()
         return {"snapshots": snapshots, "updates": updates}
 
-    seen = asyncio.run(scenario())
+    with override_settings(BROADCASTER="inprocess"):  # one process: its own broadcaster
+        seen = asyncio.run(scenario())
     snapshots, updates = seen["snapshots"], seen["updates"]
     assert set(updates) == {"p1", "p2", "p3"}
     english, italian = read_text(updates["p1"]), read_text(updates["p2"])
