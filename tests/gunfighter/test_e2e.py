@@ -207,9 +207,10 @@ def test_the_showdown_clock_fires_on_three_phones_at_once(
     app_url: str, table: tuple[Campaign, list[User]], devices: list[BrowserContext]
 ) -> None:
     """Issue 31: three phones record the instant they fire each edge (the countdown, the
-    play, time); the skew between them, per edge, is printed and at most 50 ms. On a machine
-    so loaded that a phone's renderer fired late by its own reckoning (starved of CPU, not out
-    of step), the next showdown is measured once more; phones out of step fail at once."""
+    play, time); the skew between them, per edge, is printed and at most 50 ms, and each
+    phone's edges 5 s apart within as much. On a machine so loaded that a phone's renderer fired
+    late by its own reckoning (starved of CPU, not out of step: an edge 50.3 ms late once in
+    CI), the next showdown is measured once more; phones out of step fail at once."""
     one_off, users = table
     gunfight = new_game("gunfighter", campaign=one_off, actor=users[0], players=users[1:])
     phones = [context.new_page() for context in devices[1:]]
@@ -220,7 +221,11 @@ def test_the_showdown_clock_fires_on_three_phones_at_once(
         for page in phones:
             fired(page)
         skews, late = measured(phones)
-        if max(skews) <= MAX_SKEW_MS or attempt == 2:
+        steady = all(  # each phone's 5 s of countdown, then 5 s of play, by its own clock
+            abs(b - a - 5000) <= MAX_SKEW_MS and abs(c - b - 5000) <= MAX_SKEW_MS
+            for a, b, c in (fired(page) for page in phones)
+        )
+        if (max(skews) <= MAX_SKEW_MS and steady) or attempt == 2:
             break
         assert max(late) > MAX_SKEW_MS, f"the phones are out of step: {skews}"
         for page in phones:  # no damage, no cards left: the next showdown
